@@ -1,0 +1,241 @@
+/*
+ * loom.h - the public C API of loom, a library of sparse-matrix kernels.
+ *
+ * One operation today: SpMM, Y = alpha*A*X + beta*Y, with A a sparse CSR
+ * matrix (M x K) and X, Y dense (K x N and M x N).  N = 1 is SpMV.
+ *
+ * The shape of the API is inspector-executor: describe the matrix, make a
+ * plan once (validation, selection of a design, preprocessing), execute it
+ * many times, ask the plan to explain its choice.
+ *
+ * The contract: a strategy fixes the exact order of floating-point
+ * operations.  Every backend running a strategy with the same arithmetic
+ * parameters produces the same bits as the sequential reference.  See
+ * loom-designs(7).
+ *
+ * Every function that can fail returns a loom_status; on failure a message
+ * naming what is wrong is kept for the calling thread (loom_last_error).
+ */
+#ifndef LOOM_H
+#define LOOM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) && !defined(LOOM_STATIC_BUILD)
+#define LOOM_API __attribute__((visibility("default")))
+#else
+#define LOOM_API
+#endif
+
+#define LOOM_VERSION_MAJOR 0
+#define LOOM_VERSION_MINOR 1
+#define LOOM_VERSION_PATCH 0
+
+/* ---------------------------------------------------------------- status */
+
+typedef enum loom_status {
+    LOOM_SUCCESS = 0,
+    LOOM_ERR_NULL_POINTER = -1,        /* a required pointer argument is NULL */
+    LOOM_ERR_INVALID_ARGUMENT = -2,    /* a value out of its documented range */
+    LOOM_ERR_INVALID_MATRIX = -3,      /* CSR arrays violate the format */
+    LOOM_ERR_DIMENSION_MISMATCH = -4,  /* operand shapes do not fit */
+    LOOM_ERR_OUT_OF_MEMORY = -5,       /* host or device allocation failed */
+    LOOM_ERR_NOT_SUPPORTED = -6,       /* valid request this build/backend cannot do */
+    LOOM_ERR_BACKEND_UNAVAILABLE = -7, /* backend not built, or no device/driver */
+    LOOM_ERR_IO = -8,                  /* a file could not be opened, read or written */
+    LOOM_ERR_PARSE = -9,               /* a file's content is malformed */
+    LOOM_ERR_OVERFLOW = -10,           /* a size does not fit the index types */
+    LOOM_ERR_DEVICE = -11,             /* the device runtime reported an error */
+    LOOM_ERR_INVALID_OBJECT = -12,     /* a handle that is freed or uninitialised */
+    LOOM_ERR_INTERNAL = -13            /* a bug in loom; please report it */
+} loom_status;
+
+LOOM_API const char *loom_strerror(loom_status status);
+LOOM_API const char *loom_last_error(void);
+LOOM_API void loom_version(int *major, int *minor, int *patch);
+
+/* ----------------------------------------------------------------- types */
+
+typedef enum loom_dtype {
+    LOOM_F32 = 0,
+    LOOM_F64 = 1
+} loom_dtype;
+
+typedef enum loom_memory {
+    LOOM_MEMORY_HOST = 0,
+    LOOM_MEMORY_DEVICE = 1 /* CUDA device memory of the context's device */
+} loom_memory;
+
+typedef enum loom_layout {
+    LOOM_ROW_MAJOR = 0,
+    LOOM_COL_MAJOR = 1
+} loom_layout;
+
+typedef enum loom_backend_id {
+    LOOM_BACKEND_AUTO = -1, /* the context's first available backend */
+    LOOM_BACKEND_REFERENCE = 0,
+    LOOM_BACKEND_OPENMP = 1,
+    LOOM_BACKEND_CUDA = 2,
+    LOOM_BACKEND_COUNT = 3
+} loom_backend_id;
+
+LOOM_API size_t loom_dtype_size(loom_dtype dtype);
+LOOM_API const char *loom_dtype_name(loom_dtype dtype);
+LOOM_API const char *loom_backend_name(loom_backend_id id);
+LOOM_API loom_status loom_backend_from_name(const char *name, loom_backend_id *id);
+LOOM_API loom_status loom_backend_available(loom_backend_id id);
+
+/* --------------------------------------------------------------- context */
+
+typedef struct loom_context loom_context;
+
+LOOM_API loom_status loom_context_create(loom_context **ctx);
+LOOM_API loom_status loom_context_destroy(loom_context **ctx);
+LOOM_API loom_status loom_context_set_backend(loom_context *ctx, loom_backend_id id);
+LOOM_API loom_status loom_context_get_backend(const loom_context *ctx, loom_backend_id *id);
+LOOM_API loom_status loom_context_set_threads(loom_context *ctx, int threads);
+LOOM_API loom_status loom_context_set_stream(loom_context *ctx, void *cuda_stream);
+
+/* ------------------------------------------------------------ CSR matrix */
+
+typedef struct loom_csr loom_csr;
+
+LOOM_API loom_status loom_csr_create(loom_context *ctx, loom_csr **A, int64_t rows,
+                                     int64_t cols, int64_t nnz, loom_dtype dtype,
+                                     const int64_t *row_offsets, const int32_t *col_indices,
+                                     const void *values);
+LOOM_API loom_status loom_csr_destroy(loom_csr **A);
+LOOM_API loom_status loom_csr_copy(loom_context *ctx, const loom_csr *A, loom_memory memory,
+                                   loom_csr **copy);
+LOOM_API loom_status loom_csr_info(const loom_csr *A, int64_t *rows, int64_t *cols,
+                                   int64_t *nnz, loom_dtype *dtype, loom_memory *memory);
+LOOM_API loom_status loom_csr_arrays(const loom_csr *A, const int64_t **row_offsets,
+                                     const int32_t **col_indices, const void **values);
+LOOM_API loom_status loom_csr_validate(int64_t rows, int64_t cols, int64_t nnz,
+                                       const int64_t *row_offsets, const int32_t *col_indices);
+
+typedef struct loom_features {
+    int64_t rows, cols, nnz;
+    double row_mean, row_std, row_max, row_min; /* non-zeros per row */
+    double row_cv;                              /* std / mean (0 when mean is 0) */
+    double max_over_mean;                       /* max / mean (0 when mean is 0) */
+    int64_t empty_rows;
+    double density; /* nnz / (rows * cols) */
+} loom_features;
+
+LOOM_API loom_status loom_csr_features(const loom_csr *A, loom_features *features);
+
+/* ---------------------------------------------------------- dense matrix */
+
+/* A plain descriptor; the caller owns data unless loom_dense_alloc made it.
+ * Element (i, j) is data[i*ld + j] (row-major) or data[i + j*ld] (column-major). */
+typedef struct loom_dense {
+    int64_t rows, cols, ld;
+    loom_layout layout;
+    loom_dtype dtype;
+    loom_memory memory;
+    void *data;
+} loom_dense;
+
+LOOM_API loom_status loom_dense_init(loom_dense *d, int64_t rows, int64_t cols, int64_t ld,
+                                     loom_layout layout, loom_dtype dtype, loom_memory memory,
+                                     void *data);
+LOOM_API loom_status loom_dense_alloc(loom_context *ctx, loom_dense *d, int64_t rows,
+                                      int64_t cols, loom_layout layout, loom_dtype dtype,
+                                      loom_memory memory);
+LOOM_API loom_status loom_dense_free(loom_context *ctx, loom_dense *d);
+LOOM_API loom_status loom_dense_copy(loom_context *ctx, const loom_dense *src, loom_dense *dst);
+LOOM_API loom_status loom_dense_fill_random(loom_dense *d, uint64_t seed);
+
+typedef struct loom_compare_result {
+    int64_t differing;     /* elements whose bits differ */
+    int64_t first_row, first_col; /* first differing element (-1 when none) */
+    double first_a, first_b;
+    uint64_t max_ulp;      /* largest ULP distance over all elements */
+    double max_abs_diff;
+} loom_compare_result;
+
+LOOM_API loom_status loom_dense_compare(const loom_dense *a, const loom_dense *b,
+                                        loom_compare_result *result);
+
+/* -------------------------------------------------------------- strategy */
+
+typedef enum loom_mloop { LOOM_M_RB = 0, LOOM_M_EB = 1 } loom_mloop;
+typedef enum loom_nloop { LOOM_N_RM = 0, LOOM_N_CM = 1 } loom_nloop;
+typedef enum loom_kloop { LOOM_K_SR = 0, LOOM_K_PR = 1 } loom_kloop;
+
+/* Techniques change speed, never the arithmetic. */
+#define LOOM_TECH_VDL 0x1u     /* vector loads of dense rows (float2/float4) */
+#define LOOM_TECH_CSC 0x2u     /* cache a sparse row segment in shared memory */
+#define LOOM_TECH_BINNING 0x4u /* group rows of similar length */
+
+#define LOOM_DESIGN_COUNT 8
+#define LOOM_LANES_MAX 32
+
+typedef struct loom_strategy {
+    loom_mloop mloop;
+    int64_t chunk;       /* EB: non-zeros per chunk (>= 1; multiple of lanes under PR) */
+    loom_nloop nloop;
+    loom_kloop kloop;
+    int lanes;           /* PR: lane width, a power of two in 2..32 */
+    unsigned techniques; /* LOOM_TECH_* flags */
+    int coarsen;         /* output columns per worker; 0 lets the backend choose */
+} loom_strategy;
+
+LOOM_API loom_status loom_strategy_design(int index, loom_strategy *s);
+LOOM_API loom_status loom_strategy_parse(const char *text, loom_strategy *s);
+LOOM_API loom_status loom_strategy_format(const loom_strategy *s, char *buf, size_t len);
+LOOM_API loom_status loom_strategy_check(const loom_strategy *s);
+
+/* ------------------------------------------------------------ SpMM plans */
+
+typedef enum loom_selector {
+    LOOM_SELECT_AUTO = 0,  /* the trained model when one exists, else the rules */
+    LOOM_SELECT_RULES = 1, /* the decision procedure of the papers */
+    LOOM_SELECT_FIXED = 2  /* use options.strategy as given */
+} loom_selector;
+
+typedef struct loom_plan_options {
+    loom_backend_id backend;       /* LOOM_BACKEND_AUTO: the context's choice */
+    loom_selector selector;
+    loom_strategy strategy;        /* used when selector is LOOM_SELECT_FIXED */
+} loom_plan_options;
+
+typedef struct loom_plan loom_plan;
+
+LOOM_API loom_status loom_plan_options_init(loom_plan_options *opts);
+LOOM_API loom_status loom_spmm_plan_create(loom_context *ctx, loom_plan **plan,
+                                           const loom_csr *A, const loom_dense *X,
+                                           const loom_dense *Y, const loom_plan_options *opts);
+LOOM_API loom_status loom_spmm_execute(loom_plan *plan, double alpha, const loom_dense *X,
+                                       double beta, loom_dense *Y);
+LOOM_API loom_status loom_plan_destroy(loom_plan **plan);
+LOOM_API loom_status loom_plan_strategy(const loom_plan *plan, loom_strategy *s,
+                                        loom_backend_id *backend);
+LOOM_API const char *loom_plan_explain(const loom_plan *plan);
+
+/* ------------------------------------------------------- Matrix Market */
+
+/* Reads .mtx and DLMC .smtx files, gzip-compressed or not (by content).
+ * Pattern matrices get value 1; symmetric storage is expanded. */
+LOOM_API loom_status loom_csr_read(loom_context *ctx, const char *path, loom_dtype dtype,
+                                   loom_csr **A);
+/* The same from a buffer in memory; `name` is used in messages and, like a
+ * file name, may end in .smtx to select the DLMC format (gzip is detected). */
+LOOM_API loom_status loom_csr_read_memory(loom_context *ctx, const void *data, size_t size,
+                                          const char *name, loom_dtype dtype, loom_csr **A);
+LOOM_API loom_status loom_csr_write(const loom_csr *A, const char *path);
+LOOM_API loom_status loom_dense_read(loom_context *ctx, const char *path, loom_dtype dtype,
+                                     loom_layout layout, loom_dense *d);
+LOOM_API loom_status loom_dense_write(const loom_dense *d, const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LOOM_H */

@@ -1,0 +1,272 @@
+/*
+ * plan.c - SpMM plans: check the operands once, choose the backend and the
+ * strategy (and say why), run the backend's preprocessing; then execute
+ * as often as needed.
+ */
+#include "config.h"
+#include "loom_internal.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+loom_status loom_plan_options_init(loom_plan_options *opts)
+{
+    if (!opts)
+        return loom__error(LOOM_ERR_NULL_POINTER, "loom_plan_options_init: opts is NULL");
+    memset(opts, 0, sizeof *opts);
+    opts->backend = LOOM_BACKEND_AUTO;
+    opts->selector = LOOM_SELECT_AUTO;
+    return loom_strategy_design(0, &opts->strategy);
+}
+
+static loom_status check_plan(const loom_plan *plan, const char *fn)
+{
+    if (!plan)
+        return loom__error(LOOM_ERR_NULL_POINTER, "%s: plan is NULL", fn);
+    if (plan->magic != LOOM_MAGIC_PLAN)
+        return loom__error(LOOM_ERR_INVALID_OBJECT,
+                           "%s: plan is not a live loom_plan (freed or uninitialised)", fn);
+    return LOOM_SUCCESS;
+}
+
+/* X is K x N and Y is M x N, all of A's dtype and memory. */
+static loom_status check_shapes(const loom_csr *A, const loom_dense *X, const loom_dense *Y,
+                                const char *fn)
+{
+    if (X->rows != A->cols)
+        return loom__error(LOOM_ERR_DIMENSION_MISMATCH,
+                           "%s: X has %" PRId64 " rows but A has %" PRId64 " columns", fn, X->rows,
+                           A->cols);
+    if (Y->rows != A->rows)
+        return loom__error(LOOM_ERR_DIMENSION_MISMATCH,
+                           "%s: Y has %" PRId64 " rows but A has %" PRId64 " rows", fn, Y->rows, A->rows);
+    if (X->cols != Y->cols)
+        return loom__error(LOOM_ERR_DIMENSION_MISMATCH,
+                           "%s: X has %" PRId64 " columns but Y has %" PRId64, fn, X->cols, Y->cols);
+    if (X->dtype != A->dtype || Y->dtype != A->dtype)
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT, "%s: A is %s, X is %s and Y is %s; all must match",
+                           fn, loom_dtype_name(A->dtype), loom_dtype_name(X->dtype),
+                           loom_dtype_name(Y->dtype));
+    if (X->memory != A->memory || Y->memory != A->memory)
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT,
+                           "%s: A, X and Y must all be in the same memory (host or device)", fn);
+    return LOOM_SUCCESS;
+}
+
+/* The backend a plan runs on: the options', else the context's, else the
+ * best available for where the operands live. */
+static loom_status choose_backend(const loom_context *ctx, const loom_csr *A,
+                                  const loom_plan_options *opts, const loom_backend **out)
+{
+    loom_backend_id id = opts->backend != LOOM_BACKEND_AUTO ? opts->backend : ctx->backend;
+    if (id == LOOM_BACKEND_AUTO) {
+        if (A->memory == LOOM_MEMORY_DEVICE)
+            id = LOOM_BACKEND_CUDA;
+        else
+            id = loom_backend_available(LOOM_BACKEND_OPENMP) == LOOM_SUCCESS ? LOOM_BACKEND_OPENMP
+                                                                            : LOOM_BACKEND_REFERENCE;
+    }
+    const loom_backend *b = loom__backend(id);
+    if (!b)
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT, "backend id %d is not a backend", (int)id);
+    loom_status st = b->probe();
+    if (st != LOOM_SUCCESS)
+        return st;
+    *out = b;
+    return LOOM_SUCCESS;
+}
+
+static loom_status choose_strategy(loom_plan *p, const loom_plan_options *opts, char *why, size_t len)
+{
+    if (opts->selector == LOOM_SELECT_FIXED) {
+        loom_status st = loom_strategy_check(&opts->strategy);
+        if (st != LOOM_SUCCESS)
+            return st;
+        p->strategy = opts->strategy;
+        snprintf(why, len, "fixed: the caller chose this design");
+        return LOOM_SUCCESS;
+    }
+    if (opts->selector != LOOM_SELECT_AUTO && opts->selector != LOOM_SELECT_RULES)
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT, "plan options: selector %d is not known",
+                           (int)opts->selector);
+    char rules_why[1024];
+    loom__select_rules(&p->features, p->n, p->y_layout, p->backend->id, &p->strategy, rules_why,
+                       sizeof rules_why);
+    snprintf(why, len, "%s%s",
+             opts->selector == LOOM_SELECT_AUTO ? "auto: no trained model for this backend yet, "
+                                                  "so the rules decide; "
+                                                : "",
+             rules_why);
+    return LOOM_SUCCESS;
+}
+
+static void write_explanation(loom_plan *p, const char *why)
+{
+    char name[128] = "?";
+    loom_strategy_format(&p->strategy, name, sizeof name);
+    const loom_features *f = &p->features;
+    snprintf(p->explain, sizeof p->explain,
+             "design %s on backend %s, %s, N = %" PRId64 "\n"
+             "matrix: %" PRId64 " x %" PRId64 ", %" PRId64 " non-zeros; row length mean %.2f, "
+             "std %.2f, max %.0f; %" PRId64 " empty rows\n"
+             "why: %s",
+             name, p->backend->name, loom_dtype_name(p->dtype), p->n, f->rows, f->cols, f->nnz,
+             f->row_mean, f->row_std, f->row_max, f->empty_rows, why);
+}
+
+static void plan_free(loom_plan *p)
+{
+    if (p->backend && p->backend->plan_release)
+        p->backend->plan_release(p);
+    loom__free(p->chunk_first_row);
+    p->magic = LOOM_MAGIC_FREED;
+    loom__free(p);
+}
+
+loom_status loom_spmm_plan_create(loom_context *ctx, loom_plan **plan, const loom_csr *A,
+                                  const loom_dense *X, const loom_dense *Y,
+                                  const loom_plan_options *opts)
+{
+    static const char fn[] = "loom_spmm_plan_create";
+    if (!plan)
+        return loom__error(LOOM_ERR_NULL_POINTER, "%s: plan is NULL", fn);
+    *plan = NULL;
+    loom_plan_options defaults;
+    if (!opts) {
+        loom_plan_options_init(&defaults);
+        opts = &defaults;
+    }
+    loom_status st = loom__check_context(ctx, fn);
+    if (st == LOOM_SUCCESS)
+        st = loom__check_csr(A, fn);
+    /* At plan time only the shapes matter: X and Y may have no data yet. */
+    loom_dense xs, ys;
+    if (st == LOOM_SUCCESS && (!X || !Y))
+        st = loom__error(LOOM_ERR_NULL_POINTER, "%s: X and Y descriptors must not be NULL", fn);
+    if (st == LOOM_SUCCESS) {
+        xs = *X;
+        ys = *Y;
+        xs.data = ys.data = (void *)1;
+        st = loom__check_dense(&xs, "X", fn);
+    }
+    if (st == LOOM_SUCCESS)
+        st = loom__check_dense(&ys, "Y", fn);
+    if (st == LOOM_SUCCESS)
+        st = check_shapes(A, X, Y, fn);
+    const loom_backend *backend = NULL;
+    if (st == LOOM_SUCCESS)
+        st = choose_backend(ctx, A, opts, &backend);
+    if (st != LOOM_SUCCESS)
+        return st;
+
+    loom_plan *p = loom__calloc(1, sizeof *p);
+    if (!p)
+        return loom__error(LOOM_ERR_OUT_OF_MEMORY, "%s: out of memory", fn);
+    p->magic = LOOM_MAGIC_PLAN;
+    p->ctx = *ctx;
+    p->A = A;
+    p->backend = backend;
+    p->dtype = A->dtype;
+    p->n = X->cols;
+    p->x_layout = X->layout;
+    p->y_layout = Y->layout;
+    p->x_memory = X->memory;
+    p->y_memory = Y->memory;
+    loom_csr_features(A, &p->features);
+
+    char why[1536];
+    st = choose_strategy(p, opts, why, sizeof why);
+    if (st == LOOM_SUCCESS)
+        st = backend->supports(&p->strategy, p->dtype, A->memory);
+    if (st == LOOM_SUCCESS && p->strategy.mloop == LOOM_M_EB) {
+        const int64_t *ro = A->memory == LOOM_MEMORY_HOST ? A->row_offsets : A->host_row_offsets;
+        st = loom__eb_chunk_rows(ro, A->rows, A->nnz, p->strategy.chunk, &p->chunk_first_row,
+                                 &p->chunks);
+    }
+    if (st == LOOM_SUCCESS && backend->plan_prepare)
+        st = backend->plan_prepare(p);
+    if (st != LOOM_SUCCESS) {
+        plan_free(p);
+        return st;
+    }
+    write_explanation(p, why);
+    *plan = p;
+    return LOOM_SUCCESS;
+}
+
+/* Do the bytes of X and Y overlap?  Y is written while X is read. */
+static bool operands_overlap(const loom_dense *X, const loom_dense *Y)
+{
+    if (X->memory != Y->memory || X->rows == 0 || X->cols == 0 || Y->rows == 0 || Y->cols == 0)
+        return false;
+    size_t es = loom_dtype_size(X->dtype);
+    const char *x0 = X->data, *y0 = Y->data;
+    const char *x1 = x0 + (loom__dense_offset(X, X->rows - 1, X->cols - 1) + 1) * es;
+    const char *y1 = y0 + (loom__dense_offset(Y, Y->rows - 1, Y->cols - 1) + 1) * es;
+    return x0 < y1 && y0 < x1;
+}
+
+loom_status loom_spmm_execute(loom_plan *plan, double alpha, const loom_dense *X, double beta,
+                              loom_dense *Y)
+{
+    static const char fn[] = "loom_spmm_execute";
+    loom_status st = check_plan(plan, fn);
+    if (st == LOOM_SUCCESS)
+        st = loom__check_dense(X, "X", fn);
+    if (st == LOOM_SUCCESS)
+        st = loom__check_dense(Y, "Y", fn);
+    if (st == LOOM_SUCCESS)
+        st = loom__check_csr(plan->A, fn);
+    if (st == LOOM_SUCCESS)
+        st = check_shapes(plan->A, X, Y, fn);
+    if (st != LOOM_SUCCESS)
+        return st;
+    if (X->cols != plan->n || X->layout != plan->x_layout || Y->layout != plan->y_layout)
+        return loom__error(LOOM_ERR_DIMENSION_MISMATCH,
+                           "%s: the plan was made for N = %" PRId64 " with X %s and Y %s; got N = %" PRId64
+                           " with X %s and Y %s",
+                           fn, plan->n, plan->x_layout == LOOM_ROW_MAJOR ? "row-major" : "column-major",
+                           plan->y_layout == LOOM_ROW_MAJOR ? "row-major" : "column-major", X->cols,
+                           X->layout == LOOM_ROW_MAJOR ? "row-major" : "column-major",
+                           Y->layout == LOOM_ROW_MAJOR ? "row-major" : "column-major");
+    if (operands_overlap(X, Y))
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT,
+                           "%s: X and Y overlap in memory; Y must not alias X", fn);
+    if (Y->rows == 0 || Y->cols == 0)
+        return LOOM_SUCCESS;
+    return plan->backend->spmm(plan, alpha, X, beta, Y);
+}
+
+loom_status loom_plan_destroy(loom_plan **plan)
+{
+    if (!plan)
+        return loom__error(LOOM_ERR_NULL_POINTER, "loom_plan_destroy: plan is NULL");
+    if (!*plan)
+        return LOOM_SUCCESS;
+    loom_status st = check_plan(*plan, "loom_plan_destroy");
+    if (st != LOOM_SUCCESS)
+        return st;
+    plan_free(*plan);
+    *plan = NULL;
+    return LOOM_SUCCESS;
+}
+
+loom_status loom_plan_strategy(const loom_plan *plan, loom_strategy *s, loom_backend_id *backend)
+{
+    loom_status st = check_plan(plan, "loom_plan_strategy");
+    if (st != LOOM_SUCCESS)
+        return st;
+    if (s)
+        *s = plan->strategy;
+    if (backend)
+        *backend = plan->backend->id;
+    return LOOM_SUCCESS;
+}
+
+const char *loom_plan_explain(const loom_plan *plan)
+{
+    if (check_plan(plan, "loom_plan_explain") != LOOM_SUCCESS)
+        return "(not a valid plan)";
+    return plan->explain;
+}

@@ -1,0 +1,168 @@
+/*
+ * strategy.c - the strategy descriptor: the eight named designs, parsing
+ * and printing "eb-rm-pr:chunk=256,lanes=8,vdl", and the rules a strategy
+ * must satisfy.
+ */
+#include "config.h"
+#include "loom_internal.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define DEFAULT_CHUNK 256
+#define DEFAULT_LANES 8
+
+/* Design index = 4*M + 2*N + K, in the order loom-designs(7) lists them. */
+loom_status loom_strategy_design(int index, loom_strategy *s)
+{
+    if (!s)
+        return loom__error(LOOM_ERR_NULL_POINTER, "loom_strategy_design: s is NULL");
+    if (index < 0 || index >= LOOM_DESIGN_COUNT)
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT,
+                           "loom_strategy_design: index %d is not in 0..%d", index,
+                           LOOM_DESIGN_COUNT - 1);
+    memset(s, 0, sizeof *s);
+    s->mloop = (index & 4) ? LOOM_M_EB : LOOM_M_RB;
+    s->nloop = (index & 2) ? LOOM_N_CM : LOOM_N_RM;
+    s->kloop = (index & 1) ? LOOM_K_PR : LOOM_K_SR;
+    s->chunk = DEFAULT_CHUNK;
+    s->lanes = DEFAULT_LANES;
+    return LOOM_SUCCESS;
+}
+
+loom_status loom_strategy_check(const loom_strategy *s)
+{
+    if (!s)
+        return loom__error(LOOM_ERR_NULL_POINTER, "strategy is NULL");
+    if (s->mloop != LOOM_M_RB && s->mloop != LOOM_M_EB)
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT, "strategy: M-loop %d is not RB or EB", (int)s->mloop);
+    if (s->nloop != LOOM_N_RM && s->nloop != LOOM_N_CM)
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT, "strategy: N-loop %d is not RM or CM", (int)s->nloop);
+    if (s->kloop != LOOM_K_SR && s->kloop != LOOM_K_PR)
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT, "strategy: K-loop %d is not SR or PR", (int)s->kloop);
+    if (s->kloop == LOOM_K_PR &&
+        (s->lanes < 2 || s->lanes > LOOM_LANES_MAX || (s->lanes & (s->lanes - 1)) != 0))
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT,
+                           "strategy: PR lane width %d is not a power of two in 2..%d", s->lanes,
+                           LOOM_LANES_MAX);
+    if (s->mloop == LOOM_M_EB && (s->chunk < 1 || s->chunk > INT32_MAX))
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT,
+                           "strategy: EB chunk %" PRId64 " is not in 1..%d", s->chunk, INT32_MAX);
+    if (s->mloop == LOOM_M_EB && s->kloop == LOOM_K_PR && s->chunk % s->lanes != 0)
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT,
+                           "strategy: EB+PR chunk %" PRId64 " is not a multiple of the lane width %d",
+                           s->chunk, s->lanes);
+    if (s->coarsen < 0)
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT, "strategy: coarsen %d is negative", s->coarsen);
+    if (s->techniques & ~(LOOM_TECH_VDL | LOOM_TECH_CSC | LOOM_TECH_BINNING))
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT, "strategy: unknown technique flags 0x%x",
+                           s->techniques);
+    return LOOM_SUCCESS;
+}
+
+static bool parse_int(const char *text, int64_t *value)
+{
+    char *end;
+    long long v = strtoll(text, &end, 10);
+    if (end == text || *end != '\0')
+        return false;
+    *value = v;
+    return true;
+}
+
+static loom_status parse_option(const char *opt, loom_strategy *s, const char *text)
+{
+    const char *eq = strchr(opt, '=');
+    size_t klen = eq ? (size_t)(eq - opt) : strlen(opt);
+    int64_t v = 0;
+    if (eq && !parse_int(eq + 1, &v))
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT, "strategy '%s': '%s' needs an integer value",
+                           text, opt);
+    if (eq && klen == 5 && strncasecmp(opt, "chunk", 5) == 0)
+        s->chunk = v;
+    else if (eq && klen == 5 && strncasecmp(opt, "lanes", 5) == 0)
+        s->lanes = (v > 0 && v <= 1024) ? (int)v : -1;
+    else if (eq && klen == 7 && strncasecmp(opt, "coarsen", 7) == 0)
+        s->coarsen = (v >= 0 && v <= 1024) ? (int)v : -1;
+    else if (!eq && strcasecmp(opt, "vdl") == 0)
+        s->techniques |= LOOM_TECH_VDL;
+    else if (!eq && strcasecmp(opt, "csc") == 0)
+        s->techniques |= LOOM_TECH_CSC;
+    else if (!eq && strcasecmp(opt, "binning") == 0)
+        s->techniques |= LOOM_TECH_BINNING;
+    else
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT,
+                           "strategy '%s': unknown option '%s' (expected chunk=N, lanes=N, "
+                           "coarsen=N, vdl, csc or binning)",
+                           text, opt);
+    return LOOM_SUCCESS;
+}
+
+loom_status loom_strategy_parse(const char *text, loom_strategy *s)
+{
+    if (!text || !s)
+        return loom__error(LOOM_ERR_NULL_POINTER, "loom_strategy_parse: text and s must not be NULL");
+    char buf[256];
+    if (strlen(text) >= sizeof buf)
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT, "strategy text is too long");
+    strcpy(buf, text);
+    char *opts = strchr(buf, ':');
+    if (opts)
+        *opts++ = '\0';
+    static const char *const names[LOOM_DESIGN_COUNT] = {
+        "rb-rm-sr", "rb-rm-pr", "rb-cm-sr", "rb-cm-pr", "eb-rm-sr", "eb-rm-pr", "eb-cm-sr", "eb-cm-pr"};
+    int index = -1;
+    for (int d = 0; d < LOOM_DESIGN_COUNT; d++)
+        if (strcasecmp(buf, names[d]) == 0)
+            index = d;
+    if (index < 0)
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT,
+                           "unknown design '%s' (expected {rb|eb}-{rm|cm}-{sr|pr}, e.g. rb-rm-sr, "
+                           "optionally followed by :chunk=N,lanes=N)",
+                           buf);
+    loom_strategy t;
+    loom_strategy_design(index, &t);
+    for (char *save = NULL, *opt = opts ? strtok_r(opts, ",", &save) : NULL; opt;
+         opt = strtok_r(NULL, ",", &save)) {
+        loom_status st = parse_option(opt, &t, text);
+        if (st != LOOM_SUCCESS)
+            return st;
+    }
+    loom_status st = loom_strategy_check(&t);
+    if (st != LOOM_SUCCESS)
+        return st;
+    *s = t;
+    return LOOM_SUCCESS;
+}
+
+loom_status loom_strategy_format(const loom_strategy *s, char *buf, size_t len)
+{
+    if (!s || !buf)
+        return loom__error(LOOM_ERR_NULL_POINTER, "loom_strategy_format: s and buf must not be NULL");
+    loom_status st = loom_strategy_check(s);
+    if (st != LOOM_SUCCESS)
+        return st;
+    char opts[128] = "";
+    size_t o = 0;
+    if (s->mloop == LOOM_M_EB)
+        o += (size_t)snprintf(opts + o, sizeof opts - o, ",chunk=%" PRId64, s->chunk);
+    if (s->kloop == LOOM_K_PR)
+        o += (size_t)snprintf(opts + o, sizeof opts - o, ",lanes=%d", s->lanes);
+    if (s->coarsen)
+        o += (size_t)snprintf(opts + o, sizeof opts - o, ",coarsen=%d", s->coarsen);
+    if (s->techniques & LOOM_TECH_VDL)
+        o += (size_t)snprintf(opts + o, sizeof opts - o, ",vdl");
+    if (s->techniques & LOOM_TECH_CSC)
+        o += (size_t)snprintf(opts + o, sizeof opts - o, ",csc");
+    if (s->techniques & LOOM_TECH_BINNING)
+        o += (size_t)snprintf(opts + o, sizeof opts - o, ",binning");
+    int n = snprintf(buf, len, "%s-%s-%s%s%s", s->mloop == LOOM_M_RB ? "rb" : "eb",
+                     s->nloop == LOOM_N_RM ? "rm" : "cm", s->kloop == LOOM_K_SR ? "sr" : "pr",
+                     o ? ":" : "", o ? opts + 1 : "");
+    if (n < 0 || (size_t)n >= len)
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT, "loom_strategy_format: buffer of %zu bytes is too small", len);
+    return LOOM_SUCCESS;
+}
