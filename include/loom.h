@@ -89,6 +89,7 @@ LOOM_API const char *loom_dtype_name(loom_dtype dtype);
 LOOM_API const char *loom_backend_name(loom_backend_id id);
 LOOM_API loom_status loom_backend_from_name(const char *name, loom_backend_id *id);
 LOOM_API loom_status loom_backend_available(loom_backend_id id);
+LOOM_API loom_status loom_backend_describe_hardware(loom_backend_id id, char *buf, size_t len);
 
 /* --------------------------------------------------------------- context */
 
@@ -197,8 +198,17 @@ LOOM_API loom_status loom_strategy_check(const loom_strategy *s);
 typedef enum loom_selector {
     LOOM_SELECT_AUTO = 0,  /* the trained model when one exists, else the rules */
     LOOM_SELECT_RULES = 1, /* the decision procedure of the papers */
-    LOOM_SELECT_FIXED = 2  /* use options.strategy as given */
+    LOOM_SELECT_FIXED = 2, /* use options.strategy as given */
+    LOOM_SELECT_MODEL = 3, /* the backend's trained model (loom-model(5)); an error when none */
+    LOOM_SELECT_TUNE = 4   /* time candidates on this input once, cache the winner */
 } loom_selector;
+
+/* Selection data: the model a backend's plans use (path NULL: go back to
+ * $LOOM_MODEL_DIR or the installed one), and the tune cache, a text file
+ * ($LOOM_TUNE_CACHE, else $XDG_CACHE_HOME/loom/tune.txt). */
+LOOM_API loom_status loom_model_load(loom_backend_id backend, const char *path);
+LOOM_API loom_status loom_tune_cache_path(char *buf, size_t len);
+LOOM_API loom_status loom_tune_cache_clear(void);
 
 typedef struct loom_plan_options {
     loom_backend_id backend;       /* LOOM_BACKEND_AUTO: the context's choice */
@@ -206,6 +216,10 @@ typedef struct loom_plan_options {
     loom_strategy strategy;        /* used when selector is LOOM_SELECT_FIXED */
 } loom_plan_options;
 
+/* A plan borrows A: destroy the plan before the matrix.  Several threads
+ * may execute one plan at once on different Y; those executions take turns
+ * (a plan owns scratch space), so give each thread its own plan to run in
+ * parallel. */
 typedef struct loom_plan loom_plan;
 
 LOOM_API loom_status loom_plan_options_init(loom_plan_options *opts);

@@ -49,9 +49,11 @@ static loom_status check_dtype(loom_dtype dtype, const char *fn)
     return LOOM_SUCCESS;
 }
 
-loom_status loom__csr_adopt(loom_context *ctx, int64_t rows, int64_t cols, int64_t nnz,
-                            loom_dtype dtype, int64_t *row_offsets, int32_t *col_indices,
-                            void *values, const char *origin, loom_csr **A)
+/* The handle around arrays already owned; `validated` skips the O(nnz) check
+ * when the caller has just made it. */
+static loom_status adopt(loom_context *ctx, int64_t rows, int64_t cols, int64_t nnz,
+                         loom_dtype dtype, int64_t *row_offsets, int32_t *col_indices, void *values,
+                         const char *origin, bool validated, loom_csr **A)
 {
     loom_csr tmp = {0};
     tmp.row_offsets = row_offsets;
@@ -60,7 +62,7 @@ loom_status loom__csr_adopt(loom_context *ctx, int64_t rows, int64_t cols, int64
     loom_status st = loom__check_context(ctx, "loom__csr_adopt");
     if (st == LOOM_SUCCESS)
         st = check_dtype(dtype, "loom__csr_adopt");
-    if (st == LOOM_SUCCESS) {
+    if (st == LOOM_SUCCESS && !validated) {
         st = loom_csr_validate(rows, cols, nnz, row_offsets, col_indices);
         if (st != LOOM_SUCCESS && origin) {
             char message[1024];
@@ -88,6 +90,13 @@ loom_status loom__csr_adopt(loom_context *ctx, int64_t rows, int64_t cols, int64
     m->owner = *ctx;
     *A = m;
     return LOOM_SUCCESS;
+}
+
+loom_status loom__csr_adopt(loom_context *ctx, int64_t rows, int64_t cols, int64_t nnz,
+                            loom_dtype dtype, int64_t *row_offsets, int32_t *col_indices,
+                            void *values, const char *origin, loom_csr **A)
+{
+    return adopt(ctx, rows, cols, nnz, dtype, row_offsets, col_indices, values, origin, false, A);
 }
 
 loom_status loom_csr_create(loom_context *ctx, loom_csr **A, int64_t rows, int64_t cols,
@@ -126,7 +135,7 @@ loom_status loom_csr_create(loom_context *ctx, loom_csr **A, int64_t rows, int64
         memcpy(ci, col_indices, index_bytes);
         memcpy(v, values, value_bytes);
     }
-    return loom__csr_adopt(ctx, rows, cols, nnz, dtype, ro, ci, v, NULL, A);
+    return adopt(ctx, rows, cols, nnz, dtype, ro, ci, v, NULL, true, A);
 }
 
 loom_status loom_csr_destroy(loom_csr **A)
@@ -191,9 +200,7 @@ loom_status loom_csr_copy(loom_context *ctx, const loom_csr *A, loom_memory memo
     if (memory == LOOM_MEMORY_DEVICE || A->memory == LOOM_MEMORY_DEVICE) {
         dev = loom__device_backend();
         if (!dev)
-            return loom_backend_available(LOOM_BACKEND_CUDA) == LOOM_SUCCESS
-                       ? loom__error(LOOM_ERR_INTERNAL, "loom_csr_copy: no device backend")
-                       : LOOM_ERR_BACKEND_UNAVAILABLE;
+            return loom_backend_available(LOOM_BACKEND_CUDA);
     }
     loom_csr *m = loom__calloc(1, sizeof *m);
     if (!m)

@@ -184,13 +184,14 @@ loom_status loom_dense_fill_random(loom_dense *d, uint64_t seed)
     uint64_t state = seed;
     for (int64_t i = 0; i < d->rows; i++) {
         for (int64_t j = 0; j < d->cols; j++) {
-            /* Uniform in [-1, 1) with 53 random bits. */
-            double v = (double)(splitmix64(&state) >> 11) * 0x1.0p-52 - 1.0;
+            /* Uniform in [-1, 1), as many random bits as the type holds,
+             * so the conversion never rounds up to 1. */
+            uint64_t bits = splitmix64(&state);
             int64_t k = loom__dense_offset(d, i, j);
             if (d->dtype == LOOM_F32)
-                ((float *)d->data)[k] = (float)v;
+                ((float *)d->data)[k] = (float)(bits >> 40) * 0x1.0p-23f - 1.0f;
             else
-                ((double *)d->data)[k] = v;
+                ((double *)d->data)[k] = (double)(bits >> 11) * 0x1.0p-52 - 1.0;
         }
     }
     return LOOM_SUCCESS;

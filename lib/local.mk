@@ -14,6 +14,11 @@ lib_libloom_la_SOURCES = \
 	lib/features.c \
 	lib/strategy.c \
 	lib/select_rules.c \
+	lib/select.h \
+	lib/select_plan.h \
+	lib/select_features.c \
+	lib/select_model.c \
+	lib/select_tune.c \
 	lib/eb_chunks.c \
 	lib/plan.c \
 	lib/registry.c \
@@ -21,7 +26,7 @@ lib_libloom_la_SOURCES = \
 	lib/mm_stream.c \
 	lib/mm_read.c \
 	lib/mm_write.c
-lib_libloom_la_CPPFLAGS = $(AM_CPPFLAGS) $(ZLIB_CFLAGS)
-lib_libloom_la_LIBADD = $(ZLIB_LIBS) -lm
+lib_libloom_la_CPPFLAGS = $(AM_CPPFLAGS) $(ZLIB_CFLAGS) $(HWLOC_CFLAGS)
+lib_libloom_la_LIBADD = $(ZLIB_LIBS) $(HWLOC_LIBS) -lm
 # Only loom_* is exported; loom__* and backend names stay inside.
 lib_libloom_la_LDFLAGS = -version-info 0:0:0 -no-undefined -export-symbols-regex '^loom_[a-z]'

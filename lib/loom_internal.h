@@ -10,6 +10,7 @@
 
 #include "loom.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 
@@ -58,6 +59,9 @@ struct loom_plan {
     int64_t *chunk_first_row;
     int64_t chunks;
     void *backend_data; /* owned by the backend; freed by plan_release */
+    /* Backends keep per-plan scratch (EB carries, device buffers), so the
+     * executions of one plan take turns; separate plans run in parallel. */
+    pthread_mutex_t execute_lock;
     char explain[2048];
 };
 

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include "loom_internal.h"
+#include "select_plan.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -77,9 +78,32 @@ static loom_status choose_backend(const loom_context *ctx, const loom_csr *A,
     return LOOM_SUCCESS;
 }
 
+/* What selection knows of the machine the plan runs on.  GPU properties
+ * (SMs, L2, bandwidth) wait for a backend slot that reports them; until
+ * then a CUDA plan sees zeros there. */
+static void plan_device_info(const loom_plan *p, loom__device_info *dev)
+{
+    loom__cpu_info(p->ctx.threads, dev);
+    if (p->backend->id == LOOM_BACKEND_REFERENCE)
+        dev->threads = 1;
+    if (p->backend->id == LOOM_BACKEND_CUDA)
+        snprintf(dev->id, sizeof dev->id, "cuda:%s", "device0");
+}
+
+static loom_status choose_rules(loom_plan *p, const char *prefix, char *why, size_t len)
+{
+    char rules_why[1024];
+    loom__select_rules(&p->features, p->n, p->y_layout, p->backend->id, &p->strategy, rules_why,
+                       sizeof rules_why);
+    snprintf(why, len, "%s%s", prefix, rules_why);
+    return LOOM_SUCCESS;
+}
+
 static loom_status choose_strategy(loom_plan *p, const loom_plan_options *opts, char *why, size_t len)
 {
-    if (opts->selector == LOOM_SELECT_FIXED) {
+    loom__device_info dev;
+    switch (opts->selector) {
+    case LOOM_SELECT_FIXED: {
         loom_status st = loom_strategy_check(&opts->strategy);
         if (st != LOOM_SUCCESS)
             return st;
@@ -87,18 +111,28 @@ static loom_status choose_strategy(loom_plan *p, const loom_plan_options *opts, 
         snprintf(why, len, "fixed: the caller chose this design");
         return LOOM_SUCCESS;
     }
-    if (opts->selector != LOOM_SELECT_AUTO && opts->selector != LOOM_SELECT_RULES)
-        return loom__error(LOOM_ERR_INVALID_ARGUMENT, "plan options: selector %d is not known",
-                           (int)opts->selector);
-    char rules_why[1024];
-    loom__select_rules(&p->features, p->n, p->y_layout, p->backend->id, &p->strategy, rules_why,
-                       sizeof rules_why);
-    snprintf(why, len, "%s%s",
-             opts->selector == LOOM_SELECT_AUTO ? "auto: no trained model for this backend yet, "
-                                                  "so the rules decide; "
-                                                : "",
-             rules_why);
-    return LOOM_SUCCESS;
+    case LOOM_SELECT_RULES:
+        return choose_rules(p, "", why, len);
+    case LOOM_SELECT_MODEL:
+        plan_device_info(p, &dev);
+        return loom__select_model(p, &dev, why, len);
+    case LOOM_SELECT_TUNE:
+        plan_device_info(p, &dev);
+        return loom__select_tune(p, &dev, why, len);
+    case LOOM_SELECT_AUTO: {
+        plan_device_info(p, &dev);
+        char model_why[1024];
+        if (loom__select_model(p, &dev, model_why, sizeof model_why) == LOOM_SUCCESS) {
+            snprintf(why, len, "auto: %s", model_why);
+            return LOOM_SUCCESS;
+        }
+        loom__clear_error();
+        return choose_rules(p, "auto: no trained model for this backend, so the rules decide; ",
+                            why, len);
+    }
+    }
+    return loom__error(LOOM_ERR_INVALID_ARGUMENT, "plan options: selector %d is not known",
+                       (int)opts->selector);
 }
 
 static void write_explanation(loom_plan *p, const char *why)
@@ -120,6 +154,7 @@ static void plan_free(loom_plan *p)
     if (p->backend && p->backend->plan_release)
         p->backend->plan_release(p);
     loom__free(p->chunk_first_row);
+    pthread_mutex_destroy(&p->execute_lock);
     p->magic = LOOM_MAGIC_FREED;
     loom__free(p);
 }
@@ -164,6 +199,7 @@ loom_status loom_spmm_plan_create(loom_context *ctx, loom_plan **plan, const loo
     if (!p)
         return loom__error(LOOM_ERR_OUT_OF_MEMORY, "%s: out of memory", fn);
     p->magic = LOOM_MAGIC_PLAN;
+    pthread_mutex_init(&p->execute_lock, NULL);
     p->ctx = *ctx;
     p->A = A;
     p->backend = backend;
@@ -235,7 +271,10 @@ loom_status loom_spmm_execute(loom_plan *plan, double alpha, const loom_dense *X
                            "%s: X and Y overlap in memory; Y must not alias X", fn);
     if (Y->rows == 0 || Y->cols == 0)
         return LOOM_SUCCESS;
-    return plan->backend->spmm(plan, alpha, X, beta, Y);
+    pthread_mutex_lock(&plan->execute_lock);
+    st = plan->backend->spmm(plan, alpha, X, beta, Y);
+    pthread_mutex_unlock(&plan->execute_lock);
+    return st;
 }
 
 loom_status loom_plan_destroy(loom_plan **plan)

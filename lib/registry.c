@@ -6,6 +6,8 @@
 #include "config.h"
 #include "loom_internal.h"
 
+#include <stdio.h>
+
 extern const loom_backend loom__reference_backend;
 #ifdef LOOM_HAVE_OPENMP
 extern const loom_backend loom__openmp_backend;
@@ -14,6 +16,7 @@ extern const loom_backend loom__openmp_backend;
 extern const loom_backend loom__cuda_backend;
 #endif
 
+#ifndef LOOM_HAVE_OPENMP
 static loom_status openmp_not_built(void)
 {
     return loom__error(LOOM_ERR_BACKEND_UNAVAILABLE,
@@ -21,12 +24,17 @@ static loom_status openmp_not_built(void)
                        "OpenMP support, or --disable-openmp was given)");
 }
 
+#endif
+
+#ifndef LOOM_HAVE_CUDA
 static loom_status cuda_not_built(void)
 {
     return loom__error(LOOM_ERR_BACKEND_UNAVAILABLE,
                        "backend cuda: not compiled into this libloom (configure found no CUDA "
                        "Toolkit, or --without-cuda was given)");
 }
+
+#endif
 
 #ifndef LOOM_HAVE_OPENMP
 static const loom_backend openmp_stub = {.id = LOOM_BACKEND_OPENMP, .name = "openmp", .probe = openmp_not_built};
@@ -71,4 +79,20 @@ loom_status loom_backend_available(loom_backend_id id)
     if (!b)
         return loom__error(LOOM_ERR_INVALID_ARGUMENT, "backend id %d is not a backend", (int)id);
     return b->probe();
+}
+
+loom_status loom_backend_describe_hardware(loom_backend_id id, char *buf, size_t len)
+{
+    if (!buf || len == 0)
+        return loom__error(LOOM_ERR_NULL_POINTER, "loom_backend_describe_hardware: buf is NULL or empty");
+    buf[0] = '\0';
+    loom_status st = loom_backend_available(id);
+    if (st != LOOM_SUCCESS)
+        return st;
+    const loom_backend *b = loom__backend(id);
+    if (!b->describe_hardware) {
+        snprintf(buf, len, "%s: the sequential reference, one thread of this CPU", b->name);
+        return LOOM_SUCCESS;
+    }
+    return b->describe_hardware(buf, len);
 }

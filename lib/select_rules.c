@@ -6,17 +6,28 @@
  *   M-loop: element balance when row lengths are skewed (std/mean above a
  *           threshold, or a row far longer than the mean), else row balance.
  *   N-loop: follow the layout of X and Y, so the inner loop is contiguous.
- * The thresholds are a first fit; the selection work refits them on
- * loom's own measurements.
+ * The papers' thresholds (GPU) stay for the CUDA and reference backends.
+ * The OpenMP backend's were refitted on loom's own measurements
+ * (bench/select_eval.py, bench/results/selection/openmp.md: 38 matrices,
+ * N = 1..256, 2 threads): on it neither PR nor EB paid for itself at
+ * any tested threshold, so its rules always say RB and SR (held out: 0.955
+ * of the oracle against 0.766 with the papers' thresholds).  Refit again
+ * when the backend's kernels change.
  */
 #include "config.h"
 #include "loom_internal.h"
 
 #include <stdio.h>
 
-#define PR_MAX_N 4
-#define EB_MIN_CV 1.0
-#define EB_MIN_MAX_OVER_MEAN 32.0
+typedef struct rule_thresholds {
+    int64_t pr_max_n;            /* PR when N <= this */
+    double eb_min_cv;            /* EB when std/mean > this ... */
+    double eb_min_max_over_mean; /* ... or max/mean > this */
+} rule_thresholds;
+
+static const rule_thresholds papers = {4, 1.0, 32.0};
+/* Refitted: a threshold no matrix reaches means "never". */
+static const rule_thresholds openmp_refit = {0, 1e9, 1e9};
 
 static int lanes_for_mean(double mean)
 {
@@ -29,8 +40,9 @@ static int lanes_for_mean(double mean)
 void loom__select_rules(const loom_features *f, int64_t n, loom_layout layout, loom_backend_id backend,
                         loom_strategy *s, char *why, size_t len)
 {
-    bool pr = n <= PR_MAX_N;
-    bool skewed = f->row_cv > EB_MIN_CV || f->max_over_mean > EB_MIN_MAX_OVER_MEAN;
+    const rule_thresholds *t = backend == LOOM_BACKEND_OPENMP ? &openmp_refit : &papers;
+    bool pr = n <= t->pr_max_n;
+    bool skewed = f->row_cv > t->eb_min_cv || f->max_over_mean > t->eb_min_max_over_mean;
     loom_strategy_design(0, s);
     s->kloop = pr ? LOOM_K_PR : LOOM_K_SR;
     s->mloop = skewed ? LOOM_M_EB : LOOM_M_RB;
@@ -42,11 +54,13 @@ void loom__select_rules(const loom_features *f, int64_t n, loom_layout layout, l
     if (s->chunk % s->lanes)
         s->chunk = s->lanes * 32;
     snprintf(why, len,
-             "rules: N = %lld %s %d, so %s reduction; row length std/mean = %.2f and max/mean = "
-             "%.1f %s (thresholds %.1f, %.0f), so %s balance; X and Y are %s, so the %s N-loop",
-             (long long)n, pr ? "<=" : ">", PR_MAX_N, pr ? "parallel (PR)" : "sequential (SR)",
-             f->row_cv, f->max_over_mean, skewed ? "are skewed" : "are even", EB_MIN_CV,
-             EB_MIN_MAX_OVER_MEAN, skewed ? "element (EB)" : "row (RB)",
+             "rules (%s thresholds): N = %lld %s %lld, so %s reduction; row length std/mean = "
+             "%.2f and max/mean = %.1f %s (thresholds %.3g, %.3g), so %s balance; Y is %s, so "
+             "the %s N-loop",
+             t == &papers ? "the papers'" : "refitted", (long long)n, pr ? "<=" : ">",
+             (long long)t->pr_max_n, pr ? "parallel (PR)" : "sequential (SR)", f->row_cv,
+             f->max_over_mean, skewed ? "are skewed" : "are even", t->eb_min_cv,
+             t->eb_min_max_over_mean, skewed ? "element (EB)" : "row (RB)",
              layout == LOOM_ROW_MAJOR ? "row-major" : "column-major",
              layout == LOOM_ROW_MAJOR ? "RM" : "CM");
 }

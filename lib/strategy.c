@@ -55,8 +55,8 @@ loom_status loom_strategy_check(const loom_strategy *s)
         return loom__error(LOOM_ERR_INVALID_ARGUMENT,
                            "strategy: EB+PR chunk %" PRId64 " is not a multiple of the lane width %d",
                            s->chunk, s->lanes);
-    if (s->coarsen < 0)
-        return loom__error(LOOM_ERR_INVALID_ARGUMENT, "strategy: coarsen %d is negative", s->coarsen);
+    if (s->coarsen < 0 || s->coarsen > 4096)
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT, "strategy: coarsen %d is not in 0..4096", s->coarsen);
     if (s->techniques & ~(LOOM_TECH_VDL | LOOM_TECH_CSC | LOOM_TECH_BINNING))
         return loom__error(LOOM_ERR_INVALID_ARGUMENT, "strategy: unknown technique flags 0x%x",
                            s->techniques);
@@ -81,12 +81,15 @@ static loom_status parse_option(const char *opt, loom_strategy *s, const char *t
     if (eq && !parse_int(eq + 1, &v))
         return loom__error(LOOM_ERR_INVALID_ARGUMENT, "strategy '%s': '%s' needs an integer value",
                            text, opt);
+    bool small = v >= 0 && v <= 4096; /* lanes and coarsen beyond this are never valid */
     if (eq && klen == 5 && strncasecmp(opt, "chunk", 5) == 0)
         s->chunk = v;
-    else if (eq && klen == 5 && strncasecmp(opt, "lanes", 5) == 0)
-        s->lanes = (v > 0 && v <= 1024) ? (int)v : -1;
-    else if (eq && klen == 7 && strncasecmp(opt, "coarsen", 7) == 0)
-        s->coarsen = (v >= 0 && v <= 1024) ? (int)v : -1;
+    else if (eq && klen == 5 && strncasecmp(opt, "lanes", 5) == 0 && small)
+        s->lanes = (int)v;
+    else if (eq && klen == 7 && strncasecmp(opt, "coarsen", 7) == 0 && small)
+        s->coarsen = (int)v;
+    else if (eq && (klen == 5 || klen == 7) && (strncasecmp(opt, "lanes", 5) == 0 || strncasecmp(opt, "coarsen", 7) == 0))
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT, "strategy '%s': '%s' is out of range", text, opt);
     else if (!eq && strcasecmp(opt, "vdl") == 0)
         s->techniques |= LOOM_TECH_VDL;
     else if (!eq && strcasecmp(opt, "csc") == 0)

@@ -5,7 +5,10 @@ AC_DEFUN([LOOM_CHECK_BENCH_PEERS], [
   AM_CONDITIONAL([LOOM_ENABLE_BENCH], [test "x$enable_bench" = xyes])
   loom_bench_summary=""
   AC_CHECK_HEADER([rsb.h], [AC_CHECK_LIB([rsb], [rsb_lib_init], [loom_have_librsb=yes; RSB_LIBS=-lrsb], [loom_have_librsb=no])], [loom_have_librsb=no])
-  AC_CHECK_HEADER([suitesparse/GraphBLAS.h], [AC_CHECK_LIB([graphblas], [GrB_init], [loom_have_graphblas=yes; GRAPHBLAS_LIBS=-lgraphblas], [loom_have_graphblas=no])], [loom_have_graphblas=no])
+  loom_have_graphblas=no
+  AC_CHECK_HEADERS([suitesparse/GraphBLAS.h GraphBLAS.h], [loom_graphblas_header=yes; break])
+  AS_IF([test "x$loom_graphblas_header" = xyes],
+        [AC_CHECK_LIB([graphblas], [GrB_init], [loom_have_graphblas=yes; GRAPHBLAS_LIBS=-lgraphblas])])
   AC_LANG_PUSH([C++])
   save_CPPFLAGS=$CPPFLAGS; CPPFLAGS="$CPPFLAGS -I/usr/include/eigen3"
   AC_CHECK_HEADER([Eigen/Sparse], [loom_have_eigen=yes; EIGEN_CFLAGS=-I/usr/include/eigen3], [loom_have_eigen=no])

@@ -36,3 +36,7 @@ check-valgrind: $(check_PROGRAMS)
 
 include $(srcdir)/tests/mmio.mk
 include $(srcdir)/tests/fuzz/local.mk
+include $(srcdir)/tests/man.mk
+include $(srcdir)/tests/openmp.mk
+include $(srcdir)/tests/tool.mk
+include $(srcdir)/tests/cuda.mk

@@ -1,0 +1,180 @@
+/*
+ * cuda_backend.c - the CUDA backend's descriptor and its host side: probing
+ * for a device (a libloom built with CUDA must load and work where there is
+ * no GPU and no driver: cudart is linked statically and the probe reports
+ * the runtime's message), device memory, the hardware summary, and SpMM
+ * launches on the plan's stream.  The kernels are in spmm_*.cu.
+ */
+#include "config.h"
+#include "cuda_kernels.h"
+#include "cuda_status.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+loom_status loomcu_status(cudaError_t err, const char *what)
+{
+    if (err == cudaSuccess)
+        return LOOM_SUCCESS;
+    cudaGetLastError(); /* clear a non-sticky error so later calls start clean */
+    loom_status st = err == cudaErrorMemoryAllocation ? LOOM_ERR_OUT_OF_MEMORY : LOOM_ERR_DEVICE;
+    return loom__error(st, "cuda: %s: %s (%s)", what, cudaGetErrorString(err),
+                       cudaGetErrorName(err));
+}
+
+/* The probe runs once; its answer (and message) is kept. */
+static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
+static cudaError_t probe_error;
+static int probe_devices;
+
+static void probe_run(void)
+{
+    probe_error = cudaGetDeviceCount(&probe_devices);
+    cudaGetLastError();
+}
+
+static loom_status cuda_probe(void)
+{
+    pthread_once(&probe_once, probe_run);
+    if (probe_error != cudaSuccess)
+        return loom__error(LOOM_ERR_BACKEND_UNAVAILABLE, "backend cuda: no usable device: %s (%s)",
+                           cudaGetErrorString(probe_error), cudaGetErrorName(probe_error));
+    if (probe_devices == 0)
+        return loom__error(LOOM_ERR_BACKEND_UNAVAILABLE,
+                           "backend cuda: the CUDA runtime found no device");
+    return LOOM_SUCCESS;
+}
+
+static loom_status cuda_supports(const loom_strategy *s, loom_dtype dtype, loom_memory memory)
+{
+    (void)s;
+    if (dtype != LOOM_F32 && dtype != LOOM_F64)
+        return loom__error(LOOM_ERR_NOT_SUPPORTED, "cuda: dtype %d is not supported", (int)dtype);
+    if (memory != LOOM_MEMORY_DEVICE)
+        return loom__error(LOOM_ERR_NOT_SUPPORTED,
+                           "cuda: operands must be in device memory (copy them with "
+                           "loom_csr_copy / loom_dense_copy)");
+    return LOOM_SUCCESS;
+}
+
+static loom_status cuda_mem_alloc(void **ptr, size_t bytes)
+{
+    *ptr = NULL;
+    if (bytes == 0)
+        return LOOM_SUCCESS;
+    cudaError_t err = cudaMalloc(ptr, bytes);
+    if (err != cudaSuccess) {
+        *ptr = NULL;
+        char what[64];
+        snprintf(what, sizeof what, "allocating %zu bytes", bytes);
+        return loomcu_status(err, what);
+    }
+    return LOOM_SUCCESS;
+}
+
+static loom_status cuda_mem_free(void *ptr)
+{
+    return ptr ? loomcu_status(cudaFree(ptr), "freeing device memory") : LOOM_SUCCESS;
+}
+
+static loom_status cuda_mem_copy(void *dst, loom_memory dst_memory, const void *src,
+                                 loom_memory src_memory, size_t bytes)
+{
+    if (bytes == 0)
+        return LOOM_SUCCESS;
+    enum cudaMemcpyKind kind =
+        src_memory == LOOM_MEMORY_HOST
+            ? (dst_memory == LOOM_MEMORY_HOST ? cudaMemcpyHostToHost : cudaMemcpyHostToDevice)
+            : (dst_memory == LOOM_MEMORY_HOST ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice);
+    return loomcu_status(cudaMemcpy(dst, src, bytes, kind), "copying memory");
+}
+
+static loom_status cuda_describe_hardware(char *buf, size_t len)
+{
+    loom_status st = cuda_probe();
+    if (st != LOOM_SUCCESS)
+        return st;
+    int dev = 0, sms = 0, l2 = 0, clock_khz = 0, bus_bits = 0, major = 0, minor = 0;
+    struct cudaDeviceProp prop;
+    cudaError_t err = cudaGetDevice(&dev);
+    if (err == cudaSuccess)
+        err = cudaGetDeviceProperties(&prop, dev);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+    if (err != cudaSuccess)
+        return loomcu_status(err, "reading the device's properties");
+    /* Optional on newer runtimes: a missing attribute leaves the bandwidth unknown. */
+    if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev) != cudaSuccess)
+        clock_khz = bus_bits = 0;
+    cudaGetLastError();
+    double gbs = 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+    snprintf(buf, len,
+             "cuda device %d: %s, compute capability %d.%d, %d SMs, L2 %.1f MiB, "
+             "%.1f GiB memory, peak memory bandwidth %.0f GB/s",
+             dev, prop.name, major, minor, sms, l2 / 1048576.0,
+             prop.totalGlobalMem / 1073741824.0, gbs);
+    return LOOM_SUCCESS;
+}
+
+/* The widest vector (1, 2 or 4 elements) that every row of X starts on. */
+static int x_vector_width(const loom_dense *X)
+{
+    if (X->layout != LOOM_ROW_MAJOR)
+        return 1;
+    size_t es = loom_dtype_size(X->dtype);
+    for (int v = 4; v > 1; v /= 2)
+        if ((uintptr_t)X->data % (es * (size_t)v) == 0 && X->ld % v == 0)
+            return v;
+    return 1;
+}
+
+static loom_status cuda_spmm(loom_plan *plan, double alpha, const loom_dense *X, double beta,
+                             loom_dense *Y)
+{
+    const loom_csr *A = plan->A;
+    loomcu_problem p;
+    p.m = A->rows;
+    p.k = A->cols;
+    p.n = plan->n;
+    p.nnz = A->nnz;
+    p.row_offsets = A->row_offsets;
+    p.col_indices = A->col_indices;
+    p.values = A->values;
+    p.x = X->data;
+    p.x_row_stride = X->layout == LOOM_ROW_MAJOR ? X->ld : 1;
+    p.x_col_stride = X->layout == LOOM_ROW_MAJOR ? 1 : X->ld;
+    p.y = Y->data;
+    p.y_row_stride = Y->layout == LOOM_ROW_MAJOR ? Y->ld : 1;
+    p.y_col_stride = Y->layout == LOOM_ROW_MAJOR ? 1 : Y->ld;
+    p.alpha = alpha;
+    p.beta = beta;
+    p.x_vector_width = x_vector_width(X);
+    cudaStream_t stream = (cudaStream_t)plan->ctx.stream;
+    const loomcu_eb_data *eb = plan->backend_data;
+    cudaError_t err = plan->dtype == LOOM_F32 ? loomcu_spmm_f32(&p, &plan->strategy, eb, stream)
+                                              : loomcu_spmm_f64(&p, &plan->strategy, eb, stream);
+    return loomcu_status(err, "launching the SpMM kernels");
+}
+
+LOOM_INTERNAL const loom_backend loom__cuda_backend = {
+    .id = LOOM_BACKEND_CUDA,
+    .name = "cuda",
+    .probe = cuda_probe,
+    .supports = cuda_supports,
+    .plan_prepare = loomcu_plan_prepare,
+    .plan_release = loomcu_plan_release,
+    .spmm = cuda_spmm,
+    .mem_alloc = cuda_mem_alloc,
+    .mem_free = cuda_mem_free,
+    .mem_copy = cuda_mem_copy,
+    .describe_hardware = cuda_describe_hardware,
+};

@@ -1,0 +1,53 @@
+/*
+ * cuda_kernels.h - the C face of the CUDA kernels (spmm_f32.cu, spmm_f64.cu):
+ * one launcher per precision, called by the backend glue (cuda_backend.c).
+ * Plain C so that gcc-compiled glue and nvcc-compiled kernels share it.
+ */
+#ifndef LOOM_CUDA_KERNELS_H
+#define LOOM_CUDA_KERNELS_H
+
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#include "loom.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One SpMM launch: Y = alpha*A*X + beta*Y, all pointers in device memory. */
+typedef struct loomcu_problem {
+    int64_t m, k, n, nnz;
+    const int64_t *row_offsets;
+    const int32_t *col_indices;
+    const void *values;
+    const void *x;
+    int64_t x_row_stride, x_col_stride;
+    void *y;
+    int64_t y_row_stride, y_col_stride;
+    double alpha, beta;
+    int x_vector_width; /* widest V for which X rows are V-aligned (1, 2 or 4) */
+} loomcu_problem;
+
+/* The plan's EB preprocessing on the device (cuda_plan.c). */
+typedef struct loomcu_eb_data {
+    int64_t chunks;
+    int64_t *first_row;  /* chunks + 1 */
+    void *head, *tail;   /* chunks x slab columns each */
+    int64_t *tail_row;   /* chunks */
+    int64_t slab;        /* columns per carry slab */
+} loomcu_eb_data;
+
+/* Launch the strategy's kernels on stream; eb is NULL for RB strategies.
+ * Returns the launch error (cudaSuccess when all launches were accepted). */
+cudaError_t loomcu_spmm_f32(const loomcu_problem *p, const loom_strategy *s,
+                            const loomcu_eb_data *eb, cudaStream_t stream);
+cudaError_t loomcu_spmm_f64(const loomcu_problem *p, const loom_strategy *s,
+                            const loomcu_eb_data *eb, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,163 @@
+/*
+ * spmm_common.cuh - what every CUDA SpMM kernel shares: the rounding-exact
+ * arithmetic, the final alpha/beta combination, dense loads (with the
+ * vector-load technique, VDL) and sub-warp shuffles.
+ *
+ * The contract (DESIGN.md section 2): every operation here is written with
+ * an explicit rounding intrinsic (__fmaf_rn, __fmul_rn, __fadd_rn and the
+ * double forms) so that neither nvcc's contraction nor any flag can change
+ * the bits.  The build also passes --fmad=false -ftz=false -prec-div=true
+ * -prec-sqrt=true.
+ */
+#ifndef LOOM_CUDA_SPMM_COMMON_CUH
+#define LOOM_CUDA_SPMM_COMMON_CUH
+
+#include <stdint.h>
+
+#include "cuda_kernels.h"
+
+namespace loomcu {
+
+template <typename T> struct arith;
+
+template <> struct arith<float> {
+    static __device__ __forceinline__ float fma(float a, float b, float c) { return __fmaf_rn(a, b, c); }
+    static __device__ __forceinline__ float mul(float a, float b) { return __fmul_rn(a, b); }
+    static __device__ __forceinline__ float add(float a, float b) { return __fadd_rn(a, b); }
+};
+
+template <> struct arith<double> {
+    static __device__ __forceinline__ double fma(double a, double b, double c) { return __fma_rn(a, b, c); }
+    static __device__ __forceinline__ double mul(double a, double b) { return __dmul_rn(a, b); }
+    static __device__ __forceinline__ double add(double a, double b) { return __dadd_rn(a, b); }
+};
+
+/* The one final combination, as reference/spmm_designs.h finish():
+ * beta == 0: y = alpha*acc (y_old never read); else y = fma(alpha, acc, beta*y_old). */
+template <typename T>
+__device__ __forceinline__ void finish(T alpha, T acc, T beta, T *y)
+{
+    typedef arith<T> A;
+    *y = (beta == T(0)) ? A::mul(alpha, acc) : A::fma(alpha, acc, A::mul(beta, *y));
+}
+
+/* The operands of one launch, in the element type. */
+template <typename T> struct operands {
+    int64_t m, n, nnz;
+    const int64_t *__restrict__ ro;
+    const int32_t *__restrict__ ci;
+    const T *__restrict__ val;
+    const T *__restrict__ x;
+    int64_t xrs, xcs; /* distance between X(k, c) and X(k+1, c), X(k, c+1) */
+    T *__restrict__ y;
+    int64_t yrs, ycs;
+    T alpha, beta;
+};
+
+/* EB state of a launch: the plan's chunk map and carry buffers, and the
+ * slab of columns [slab_c0, slab_c0 + slab_w) this launch covers. */
+template <typename T> struct eb_state {
+    int64_t chunk, chunks;
+    const int64_t *__restrict__ first_row; /* chunks + 1 */
+    T *head;          /* chunks x slab_w: piece of the row begun in an earlier chunk */
+    T *tail;          /* chunks x slab_w: piece of the row that goes on past the chunk */
+    int64_t *tail_row; /* chunks: the row of tail[], or -1 */
+    int64_t slab_c0, slab_w;
+};
+
+/* One aligned vector load of V elements, unpacked by component (taking the
+ * vector's address would put it in local memory). */
+template <typename T, int V> struct vector_load;
+template <typename T> struct vector_load<T, 1> {
+    static __device__ __forceinline__ void get(const T *q, T (&o)[1]) { o[0] = __ldg(q); }
+};
+template <> struct vector_load<float, 2> {
+    static __device__ __forceinline__ void get(const float *q, float (&o)[2])
+    {
+        const float2 v = __ldg(reinterpret_cast<const float2 *>(q));
+        o[0] = v.x, o[1] = v.y;
+    }
+};
+template <> struct vector_load<float, 4> {
+    static __device__ __forceinline__ void get(const float *q, float (&o)[4])
+    {
+        const float4 v = __ldg(reinterpret_cast<const float4 *>(q));
+        o[0] = v.x, o[1] = v.y, o[2] = v.z, o[3] = v.w;
+    }
+};
+template <> struct vector_load<double, 2> {
+    static __device__ __forceinline__ void get(const double *q, double (&o)[2])
+    {
+        const double2 v = __ldg(reinterpret_cast<const double2 *>(q));
+        o[0] = v.x, o[1] = v.y;
+    }
+};
+template <> struct vector_load<double, 4> { /* never launched: wider than 16 bytes */
+    static __device__ __forceinline__ void get(const double *q, double (&o)[4])
+    {
+        for (int i = 0; i < 4; i++)
+            o[i] = __ldg(q + i);
+    }
+};
+
+/* X(k, c .. c+V-1).  V > 1 only when X is row-major with aligned rows (the
+ * launcher checks), so a whole vector is one load: the VDL technique.
+ * Columns at or past n read as zero (their results are never written). */
+template <typename T, int V>
+__device__ __forceinline__ void load_x(const operands<T> &p, int64_t k, int64_t c, T (&out)[V])
+{
+    const T *row = p.x + k * p.xrs;
+    if (V > 1 && c + V <= p.n) {
+        vector_load<T, V>::get(row + c, out);
+    } else {
+#pragma unroll
+        for (int i = 0; i < V; i++)
+            out[i] = (c + i < p.n) ? __ldg(row + (c + i) * p.xcs) : T(0);
+    }
+}
+
+/* Mask of the G-lane group holding this lane (G a power of two <= 32). */
+template <int G>
+__device__ __forceinline__ unsigned group_mask()
+{
+    if constexpr (G >= 32) {
+        return 0xffffffffu;
+    } else {
+        const unsigned lane = threadIdx.x & 31u;
+        return ((1u << G) - 1u) << (lane & ~(unsigned)(G - 1));
+    }
+}
+
+/* Shuffles of 64-bit integers and of T within a G-lane group. */
+template <int G, typename U>
+__device__ __forceinline__ U shfl(unsigned mask, U v, int src)
+{
+    return __shfl_sync(mask, v, src, G);
+}
+
+template <int G, typename U>
+__device__ __forceinline__ U shfl_down(unsigned mask, U v, int delta)
+{
+    return __shfl_down_sync(mask, v, delta, G);
+}
+
+template <int G, typename U>
+__device__ __forceinline__ U shfl_up(unsigned mask, U v, int delta)
+{
+    return __shfl_up_sync(mask, v, delta, G);
+}
+
+/* Write finish(acc[i]) to Y(i_row, c + i) for the columns that exist. */
+template <typename T, int V>
+__device__ __forceinline__ void finish_columns(const operands<T> &p, int64_t row, int64_t c,
+                                               int64_t c_end, const T (&acc)[V])
+{
+#pragma unroll
+    for (int i = 0; i < V; i++)
+        if (c + i < c_end)
+            finish(p.alpha, acc[i], p.beta, p.y + row * p.yrs + (c + i) * p.ycs);
+}
+
+} // namespace loomcu
+
+#endif

@@ -1,0 +1,8 @@
+/* spmm_f32.cu - the CUDA SpMM kernels in single precision. */
+#include "spmm_launch.cuh"
+
+extern "C" cudaError_t loomcu_spmm_f32(const loomcu_problem *p, const loom_strategy *s,
+                                       const loomcu_eb_data *eb, cudaStream_t stream)
+{
+    return loomcu::launch_spmm<float>(p, s, eb, stream);
+}

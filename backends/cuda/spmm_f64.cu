@@ -1,0 +1,8 @@
+/* spmm_f64.cu - the CUDA SpMM kernels in double precision. */
+#include "spmm_launch.cuh"
+
+extern "C" cudaError_t loomcu_spmm_f64(const loomcu_problem *p, const loom_strategy *s,
+                                       const loomcu_eb_data *eb, cudaStream_t stream)
+{
+    return loomcu::launch_spmm<double>(p, s, eb, stream);
+}

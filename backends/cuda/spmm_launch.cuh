@@ -1,0 +1,224 @@
+/*
+ * spmm_launch.cuh - from a strategy to kernel launches, for one precision.
+ *
+ * The strategy's arithmetic parameters (M-loop, K-loop, EB chunk, PR lane
+ * width) pick the kernel; the speed-only choices are made here:
+ *   - V, the columns per lane: VDL (float2/float4/double2 loads of X rows)
+ *     when X is row-major and V-aligned; `coarsen` asks for a V directly;
+ *   - G, the lanes that split a row's columns under SR (enough for N/V
+ *     columns, at most a warp), with CSC (coalesced loading of the sparse
+ *     segment, passed round by shuffles) when G > 1;
+ *   - the N-loop: RM lets each group walk all column tiles of its rows,
+ *     CM spreads the column tiles over gridDim.y.
+ * None of these changes the order of any floating-point operation.
+ */
+#ifndef LOOM_CUDA_SPMM_LAUNCH_CUH
+#define LOOM_CUDA_SPMM_LAUNCH_CUH
+
+#include "spmm_eb.cuh"
+
+namespace loomcu {
+
+static const int block_threads = 256;
+
+static int floor_pow2(int v)
+{
+    int r = 1;
+    while (r * 2 <= v)
+        r *= 2;
+    return r;
+}
+
+static int ceil_pow2(int64_t v)
+{
+    int r = 1;
+    while (r < v && r < 32)
+        r *= 2;
+    return r;
+}
+
+template <typename T> struct launch_shape {
+    int G, V;      /* lanes per group splitting columns (SR) and columns per lane */
+    dim3 grid;
+};
+
+/* Columns per lane: 1, 2 or 4, never wider than 16 bytes nor than X allows. */
+template <typename T>
+static int columns_per_lane(const loomcu_problem *p, const loom_strategy *s)
+{
+    int v = 1;
+    if (s->coarsen > 0)
+        v = floor_pow2(s->coarsen < 4 ? s->coarsen : 4);
+    else if (s->techniques & LOOM_TECH_VDL)
+        v = p->n >= 4 ? 4 : p->n >= 2 ? 2 : 1;
+    if (v > p->x_vector_width)
+        v = p->x_vector_width;
+    if ((int)sizeof(T) * v > 16)
+        v = 16 / (int)sizeof(T);
+    return v < 1 ? 1 : v;
+}
+
+static dim3 grid_for(int64_t groups, int lanes_per_group, int64_t columns, int64_t tile_w,
+                     const loom_strategy *s)
+{
+    int64_t threads = groups * lanes_per_group;
+    int64_t bx = (threads + block_threads - 1) / block_threads;
+    int64_t by = 1;
+    if (s->nloop == LOOM_N_CM) {
+        by = (columns + tile_w - 1) / tile_w;
+        if (by > 65535)
+            by = 65535;
+    }
+    return dim3((unsigned)(bx > 0 ? bx : 1), (unsigned)(by > 0 ? by : 1), 1);
+}
+
+template <typename T>
+static operands<T> make_operands(const loomcu_problem *p)
+{
+    operands<T> o;
+    o.m = p->m;
+    o.n = p->n;
+    o.nnz = p->nnz;
+    o.ro = p->row_offsets;
+    o.ci = p->col_indices;
+    o.val = (const T *)p->values;
+    o.x = (const T *)p->x;
+    o.xrs = p->x_row_stride;
+    o.xcs = p->x_col_stride;
+    o.y = (T *)p->y;
+    o.yrs = p->y_row_stride;
+    o.ycs = p->y_col_stride;
+    o.alpha = (T)p->alpha;
+    o.beta = (T)p->beta;
+    return o;
+}
+
+/* Each family as a functor with run<G or W, V>(), so one switch serves all. */
+template <typename T> struct rb_sr_family {
+    operands<T> p; dim3 grid; cudaStream_t st; bool csc;
+    template <int G, int V> void run() const { rb_sr_kernel<T, G, V><<<grid, block_threads, 0, st>>>(p, csc); }
+};
+template <typename T> struct rb_pr_family {
+    operands<T> p; dim3 grid; cudaStream_t st;
+    template <int W, int V> void run() const { rb_pr_kernel<T, W, V><<<grid, block_threads, 0, st>>>(p); }
+};
+template <typename T> struct eb_sr_family {
+    operands<T> p; eb_state<T> eb; dim3 grid; cudaStream_t st; bool csc;
+    template <int G, int V> void run() const { eb_sr_kernel<T, G, V><<<grid, block_threads, 0, st>>>(p, eb, csc); }
+};
+template <typename T> struct eb_pr_family {
+    operands<T> p; eb_state<T> eb; dim3 grid; cudaStream_t st;
+    template <int W, int V> void run() const { eb_pr_kernel<T, W, V><<<grid, block_threads, 0, st>>>(p, eb); }
+};
+
+template <typename T, int G, typename F>
+static void with_v(int V, const F &f)
+{
+    if (V == 4) {
+        if constexpr (sizeof(T) * 4 <= 16)
+            f.template run<G, 4>();
+    } else if (V == 2) {
+        f.template run<G, 2>();
+    } else {
+        f.template run<G, 1>();
+    }
+}
+
+template <typename T, typename F>
+static void with_gv(int G, int V, const F &f)
+{
+    switch (G) {
+    case 1: with_v<T, 1>(V, f); break;
+    case 2: with_v<T, 2>(V, f); break;
+    case 4: with_v<T, 4>(V, f); break;
+    case 8: with_v<T, 8>(V, f); break;
+    case 16: with_v<T, 16>(V, f); break;
+    default: with_v<T, 32>(V, f); break;
+    }
+}
+
+/* PR lane widths start at 2. */
+template <typename T, typename F>
+static void with_wv(int W, int V, const F &f)
+{
+    switch (W) {
+    case 2: with_v<T, 2>(V, f); break;
+    case 4: with_v<T, 4>(V, f); break;
+    case 8: with_v<T, 8>(V, f); break;
+    case 16: with_v<T, 16>(V, f); break;
+    default: with_v<T, 32>(V, f); break;
+    }
+}
+
+/* SR lanes per group: enough for the columns at V per lane; one lane per
+ * row when X is column-major (lanes then read rows, not a column vector). */
+static int sr_group(const loomcu_problem *p, int V)
+{
+    if (p->x_col_stride != 1)
+        return 1;
+    return ceil_pow2((p->n + V - 1) / V);
+}
+
+template <typename T>
+static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
+                               const loomcu_eb_data *ebd, cudaStream_t st)
+{
+    const operands<T> p = make_operands<T>(pr);
+    const int V = columns_per_lane<T>(pr, s);
+    const bool sr = s->kloop == LOOM_K_SR;
+
+    if (pr->nnz == 0 || (s->mloop == LOOM_M_EB && (!ebd || ebd->chunks == 0))) {
+        dim3 grid = grid_for(p.m, 1, p.n, 1, s);
+        if (grid.y == 1 && s->nloop == LOOM_N_CM)
+            grid.y = 1;
+        zero_rows_kernel<T><<<grid, block_threads, 0, st>>>(p);
+        return cudaGetLastError();
+    }
+    if (s->mloop == LOOM_M_RB) {
+        if (sr) {
+            const int G = sr_group(pr, V);
+            rb_sr_family<T> f = {p, grid_for(p.m, G, p.n, (int64_t)G * V, s), st,
+                                 (s->techniques & LOOM_TECH_CSC) != 0 || G > 1};
+            with_gv<T>(G, V, f);
+        } else {
+            rb_pr_family<T> f = {p, grid_for(p.m, s->lanes, p.n, V, s), st};
+            with_wv<T>(s->lanes, V, f);
+        }
+        return cudaGetLastError();
+    }
+
+    eb_state<T> eb;
+    eb.chunk = s->chunk;
+    eb.chunks = ebd->chunks;
+    eb.first_row = ebd->first_row;
+    eb.head = (T *)ebd->head;
+    eb.tail = (T *)ebd->tail;
+    eb.tail_row = ebd->tail_row;
+    for (int64_t c0 = 0; c0 < p.n; c0 += ebd->slab) {
+        eb.slab_c0 = c0;
+        eb.slab_w = ebd->slab < p.n - c0 ? ebd->slab : p.n - c0;
+        if (sr) {
+            const int G = sr_group(pr, V);
+            eb_sr_family<T> f = {p, eb, grid_for(eb.chunks, G, eb.slab_w, (int64_t)G * V, s), st,
+                                 (s->techniques & LOOM_TECH_CSC) != 0 || G > 1};
+            with_gv<T>(G, V, f);
+        } else {
+            eb_pr_family<T> f = {p, eb, grid_for(eb.chunks, s->lanes, eb.slab_w, V, s), st};
+            with_wv<T>(s->lanes, V, f);
+        }
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess)
+            return e;
+        const int64_t fix_threads = eb.chunks * eb.slab_w;
+        eb_fixup_kernel<T><<<(unsigned)((fix_threads + block_threads - 1) / block_threads),
+                             block_threads, 0, st>>>(p, eb);
+        e = cudaGetLastError();
+        if (e != cudaSuccess)
+            return e;
+    }
+    return cudaSuccess;
+}
+
+} // namespace loomcu
+
+#endif

@@ -1,0 +1,157 @@
+/*
+ * spmm_rb.cuh - RB (row balance) kernels: a group of lanes owns whole rows.
+ *
+ * Both kernels walk output columns in tiles; the launcher's grid decides the
+ * N-loop: RM gives each group all tiles of its row (gridDim.y = 1), CM gives
+ * each block row of the grid one tile (gridDim.y = tiles).  Neither changes
+ * the arithmetic.
+ */
+#ifndef LOOM_CUDA_SPMM_RB_CUH
+#define LOOM_CUDA_SPMM_RB_CUH
+
+#include "spmm_common.cuh"
+
+namespace loomcu {
+
+/*
+ * The SR sum of non-zeros [b, e) for this lane's V columns, in storage order:
+ * acc = fma(a[j], x[col[j]], acc), from +0.
+ *
+ * CSC (coalesced sparse-row caching): the G lanes of the group load G
+ * consecutive (column, value) pairs at once, coalesced, and pass them round
+ * with shuffles (the register form of a shared-memory row cache); every lane
+ * then walks them in order for its own columns.  Without CSC each lane reads
+ * the pairs itself (same addresses across the group: broadcast loads).
+ * Matches reference/order_rb_sr.h row_sum_rb_sr and the piece sum of
+ * reference/order_eb_sr.h row_sum_eb_sr bit for bit.
+ */
+template <typename T, int G, int V>
+__device__ __forceinline__ void sr_segment(const operands<T> &p, int64_t b, int64_t e, int64_t c,
+                                           bool csc, T (&acc)[V])
+{
+    typedef arith<T> A;
+#pragma unroll
+    for (int i = 0; i < V; i++)
+        acc[i] = T(0);
+    if (G > 1 && csc) {
+        const unsigned mask = group_mask<G>();
+        const int lane = threadIdx.x & (G - 1);
+        for (int64_t base = b; base < e; base += G) {
+            const int64_t j = base + lane;
+            int32_t col = 0;
+            T a = T(0);
+            if (j < e) {
+                col = __ldg(p.ci + j);
+                a = __ldg(p.val + j);
+            }
+            const int count = (e - base) < G ? (int)(e - base) : G;
+            if (count == G) {
+#pragma unroll
+                for (int t = 0; t < G; t++) {
+                    const int32_t ct = shfl<G>(mask, col, t);
+                    const T at = shfl<G>(mask, a, t);
+                    T xv[V];
+                    load_x<T, V>(p, ct, c, xv);
+#pragma unroll
+                    for (int i = 0; i < V; i++)
+                        acc[i] = A::fma(at, xv[i], acc[i]);
+                }
+            } else {
+                for (int t = 0; t < count; t++) {
+                    const int32_t ct = shfl<G>(mask, col, t);
+                    const T at = shfl<G>(mask, a, t);
+                    T xv[V];
+                    load_x<T, V>(p, ct, c, xv);
+#pragma unroll
+                    for (int i = 0; i < V; i++)
+                        acc[i] = A::fma(at, xv[i], acc[i]);
+                }
+            }
+        }
+    } else {
+#pragma unroll 4
+        for (int64_t j = b; j < e; j++) {
+            const T a = __ldg(p.val + j);
+            T xv[V];
+            load_x<T, V>(p, __ldg(p.ci + j), c, xv);
+#pragma unroll
+            for (int i = 0; i < V; i++)
+                acc[i] = A::fma(a, xv[i], acc[i]);
+        }
+    }
+}
+
+/* RB + SR: a group of G lanes owns a row; lane l holds columns
+ * tile + l*V .. tile + l*V + V-1 of each tile of G*V columns. */
+template <typename T, int G, int V>
+__global__ void rb_sr_kernel(operands<T> p, bool csc)
+{
+    const int64_t row = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / G;
+    if (row >= p.m)
+        return; /* whole groups leave together: G divides the block */
+    const int lane = threadIdx.x & (G - 1);
+    const int64_t b = __ldg(p.ro + row), e = __ldg(p.ro + row + 1);
+    const int64_t tile_w = (int64_t)G * V;
+    for (int64_t tile = blockIdx.y * tile_w; tile < p.n; tile += (int64_t)gridDim.y * tile_w) {
+        const int64_t c = tile + (int64_t)lane * V;
+        T acc[V];
+        sr_segment<T, G, V>(p, b, e, c, csc, acc);
+        finish_columns<T, V>(p, row, c, p.n, acc);
+    }
+}
+
+/*
+ * RB + PR: a group of W lanes owns a row.  The row's t-th non-zero goes to
+ * lane t mod W, each lane sums its share with fma from +0, then the halving
+ * tree s = W/2 .. 1 (shuffle-down): part[l] = part[l] + part[l+s].
+ * Matches reference/order_rb_pr.h row_sum_rb_pr bit for bit.  Each lane
+ * handles V columns per tile (VDL at small N: one float2/float4 per product).
+ */
+template <typename T, int W, int V>
+__global__ void rb_pr_kernel(operands<T> p)
+{
+    typedef arith<T> A;
+    const int64_t row = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / W;
+    if (row >= p.m)
+        return;
+    const int lane = threadIdx.x & (W - 1);
+    const unsigned mask = group_mask<W>();
+    const int64_t b = __ldg(p.ro + row), e = __ldg(p.ro + row + 1);
+    for (int64_t c = (int64_t)blockIdx.y * V; c < p.n; c += (int64_t)gridDim.y * V) {
+        T part[V];
+#pragma unroll
+        for (int i = 0; i < V; i++)
+            part[i] = T(0);
+#pragma unroll 4
+        for (int64_t j = b + lane; j < e; j += W) {
+            const T a = __ldg(p.val + j);
+            T xv[V];
+            load_x<T, V>(p, __ldg(p.ci + j), c, xv);
+#pragma unroll
+            for (int i = 0; i < V; i++)
+                part[i] = A::fma(a, xv[i], part[i]);
+        }
+#pragma unroll
+        for (int s = W / 2; s >= 1; s /= 2)
+#pragma unroll
+            for (int i = 0; i < V; i++)
+                part[i] = A::add(part[i], shfl_down<W>(mask, part[i], s));
+        if (lane == 0)
+            finish_columns<T, V>(p, row, c, p.n, part);
+    }
+}
+
+/* Rows of an empty matrix (nnz = 0): every result is +0, finished. */
+template <typename T>
+__global__ void zero_rows_kernel(operands<T> p)
+{
+    const int64_t row = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= p.m)
+        return;
+    for (int64_t c = blockIdx.y; c < p.n; c += gridDim.y)
+        finish(p.alpha, T(0), p.beta, p.y + row * p.yrs + c * p.ycs);
+}
+
+} // namespace loomcu
+
+#endif

@@ -1,0 +1,172 @@
+/*
+ * omp_topology.c - the machine as the OpenMP backend sees it: hwloc for
+ * cores, NUMA nodes and caches (sysconf-free fallbacks without it), and the
+ * run-time choice of instruction set, so one installed library runs on any
+ * x86-64.
+ */
+#include "config.h"
+#include "omp_topology.h"
+
+#include <omp.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#ifdef LOOM_HAVE_HWLOC
+#include <hwloc.h>
+#endif
+
+static omp_topology topo;
+static pthread_once_t topo_once = PTHREAD_ONCE_INIT;
+#ifdef LOOM_HAVE_HWLOC
+static hwloc_topology_t hw;
+static int hw_ok;
+#endif
+
+const char *omp_isa_name(omp_isa isa)
+{
+    switch (isa) {
+    case OMP_ISA_AVX512: return "avx512";
+    case OMP_ISA_AVX2: return "avx2";
+    default: return "generic";
+    }
+}
+
+static omp_isa detect_isa(const char **why)
+{
+    omp_isa best = OMP_ISA_GENERIC;
+    *why = "no AVX2+FMA on this CPU";
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) {
+        best = OMP_ISA_AVX512;
+        *why = "the CPU has AVX-512F";
+    } else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+        best = OMP_ISA_AVX2;
+        *why = "the CPU has AVX2 and FMA, no AVX-512F";
+    }
+#else
+    *why = "not an x86 CPU";
+#endif
+    /* LOOM_OMP_ISA=generic|avx2|avx512 may lower the choice (tests use it to
+     * check every path on one machine); it never raises it. */
+    const char *force = getenv("LOOM_OMP_ISA");
+    if (force) {
+        omp_isa want = best;
+        if (strcasecmp(force, "generic") == 0)
+            want = OMP_ISA_GENERIC;
+        else if (strcasecmp(force, "avx2") == 0)
+            want = OMP_ISA_AVX2;
+        else if (strcasecmp(force, "avx512") == 0)
+            want = OMP_ISA_AVX512;
+        if (want < best) {
+            best = want;
+            *why = "forced by LOOM_OMP_ISA";
+        }
+    }
+    return best;
+}
+
+#ifdef LOOM_HAVE_HWLOC
+static size_t cache_size(hwloc_obj_type_t type)
+{
+    hwloc_obj_t o = hwloc_get_next_obj_by_type(hw, type, NULL);
+    return o && o->attr ? (size_t)o->attr->cache.size : 0;
+}
+#endif
+
+static void load(void)
+{
+    memset(&topo, 0, sizeof topo);
+    topo.isa = detect_isa(&topo.isa_why);
+#ifdef LOOM_HAVE_HWLOC
+    if (hwloc_topology_init(&hw) == 0 && hwloc_topology_load(hw) == 0) {
+        hw_ok = 1;
+        topo.from_hwloc = 1;
+        topo.cores = hwloc_get_nbobjs_by_type(hw, HWLOC_OBJ_CORE);
+        topo.pus = hwloc_get_nbobjs_by_type(hw, HWLOC_OBJ_PU);
+        topo.numa_nodes = hwloc_get_nbobjs_by_type(hw, HWLOC_OBJ_NUMANODE);
+        topo.packages = hwloc_get_nbobjs_by_type(hw, HWLOC_OBJ_PACKAGE);
+        topo.l1d = cache_size(HWLOC_OBJ_L1CACHE);
+        topo.l2 = cache_size(HWLOC_OBJ_L2CACHE);
+        topo.llc = cache_size(HWLOC_OBJ_L3CACHE);
+        hwloc_obj_type_t llc_type = HWLOC_OBJ_L3CACHE;
+        if (!topo.llc) {
+            topo.llc = topo.l2;
+            llc_type = HWLOC_OBJ_L2CACHE;
+        }
+        int llcs = hwloc_get_nbobjs_by_type(hw, llc_type);
+        topo.llc_cores = llcs > 0 && topo.cores > 0 ? topo.cores / llcs : 1;
+    }
+#endif
+    if (topo.cores <= 0)
+        topo.cores = omp_get_num_procs();
+    if (topo.pus <= 0)
+        topo.pus = omp_get_num_procs();
+    if (topo.numa_nodes <= 0)
+        topo.numa_nodes = 1;
+    if (topo.packages <= 0)
+        topo.packages = 1;
+    /* Without numbers, assume a modest x86 core: 32 KiB L1d, 512 KiB L2,
+     * 8 MiB shared LLC. */
+    if (!topo.l1d)
+        topo.l1d = 32u << 10;
+    if (!topo.l2)
+        topo.l2 = 512u << 10;
+    if (!topo.llc)
+        topo.llc = 8u << 20;
+    if (topo.llc_cores <= 0)
+        topo.llc_cores = topo.cores;
+}
+
+const omp_topology *omp_topology_get(void)
+{
+    pthread_once(&topo_once, load);
+    return &topo;
+}
+
+void omp_topology_bind_thread(int tid)
+{
+    omp_topology_get();
+#ifdef LOOM_HAVE_HWLOC
+    const char *env = getenv("LOOM_OMP_BIND");
+    if (!hw_ok || (env && strcmp(env, "0") == 0) || getenv("OMP_PROC_BIND") || getenv("OMP_PLACES"))
+        return;
+    hwloc_obj_t core = hwloc_get_obj_by_type(hw, HWLOC_OBJ_CORE, (unsigned)(tid % topo.cores));
+    if (!core || !core->cpuset)
+        return;
+    hwloc_bitmap_t set = hwloc_bitmap_dup(core->cpuset);
+    hwloc_bitmap_singlify(set); /* one hardware thread: never two of ours on SMT siblings */
+    hwloc_set_cpubind(hw, set, HWLOC_CPUBIND_THREAD);
+    hwloc_bitmap_free(set);
+#else
+    (void)tid;
+#endif
+}
+
+void omp_topology_describe(char *buf, size_t len)
+{
+    const omp_topology *t = omp_topology_get();
+    char source[96] = "no hwloc: counts from the OpenMP runtime, cache sizes assumed";
+#ifdef LOOM_HAVE_HWLOC
+    if (t->from_hwloc) {
+        unsigned v = hwloc_get_api_version();
+        snprintf(source, sizeof source, "topology from hwloc, API %u.%u", v >> 16, (v >> 8) & 0xff);
+    }
+#endif
+    snprintf(buf, len,
+             "openmp backend (%s)\n"
+             "  cores: %d physical, %d hardware threads, %d package(s), %d NUMA node(s)\n"
+             "  caches: L1d %zu KiB per core, L2 %zu KiB per core, LLC %zu KiB shared by %d core(s)\n"
+             "  SIMD kernels: %s (%s)\n"
+             "  threads: %d by default (one per physical core%s); OpenMP max threads %d\n"
+             "  placement: %s",
+             source,
+             t->cores, t->pus, t->packages, t->numa_nodes, t->l1d >> 10, t->l2 >> 10, t->llc >> 10,
+             t->llc_cores, omp_isa_name(t->isa), t->isa_why, t->cores,
+             t->pus > t->cores ? ", SMT siblings left idle" : "", omp_get_max_threads(),
+             t->from_hwloc ? "threads pinned one per core (LOOM_OMP_BIND=0 or OMP_PROC_BIND "
+                             "turns it off); plan buffers first-touched by the threads that use them"
+                           : "left to the OpenMP runtime");
+}

@@ -1,0 +1,73 @@
+/*
+ * simd_avx512.h - the kernels' vector operations on AVX-512F (16 floats or
+ * 8 doubles per register).  Compiled only into kernels_avx512.c (built with
+ * -mavx512f -mfma), called only after __builtin_cpu_supports("avx512f").
+ * Same rounding as the scalar reference, lane by lane (see simd_avx2.h).
+ */
+#ifndef LOOM_OMP_SIMD_AVX512_H
+#define LOOM_OMP_SIMD_AVX512_H
+
+#include <immintrin.h>
+#include <stdint.h>
+
+#define OMPK_ISA avx512
+
+/* ---- float */
+typedef __m512 vf;
+#define VF_LANES 16
+static inline vf vf_zero(void) { return _mm512_setzero_ps(); }
+static inline vf vf_set1(float a) { return _mm512_set1_ps(a); }
+static inline vf vf_load(const float *p) { return _mm512_loadu_ps(p); }
+static inline void vf_store(float *p, vf v) { _mm512_storeu_ps(p, v); }
+static inline vf vf_fma(vf a, vf b, vf c) { return _mm512_fmadd_ps(a, b, c); }
+static inline vf vf_add(vf a, vf b) { return _mm512_add_ps(a, b); }
+static inline vf vf_mul(vf a, vf b) { return _mm512_mul_ps(a, b); }
+static inline vf vf_load_n(const float *p, int n)
+{
+    return _mm512_maskz_loadu_ps((__mmask16)((1u << n) - 1u), p);
+}
+static inline void vf_store_n(float *p, vf v, int n)
+{
+    _mm512_mask_storeu_ps(p, (__mmask16)((1u << n) - 1u), v);
+}
+/* Rows in lanes (see simd_avx2.h): inactive lanes keep their bits. */
+#define VF_HAS_GATHER 1
+typedef __m512i vf_idx;
+typedef __mmask16 vf_lmask;
+static inline vf_idx vf_idx_load(const int32_t *p) { return _mm512_loadu_si512(p); }
+static inline vf vf_gather(const float *base, vf_idx i) { return _mm512_i32gather_ps(i, base, 4); }
+static inline vf_lmask vf_active(vf_idx len, int64_t t)
+{
+    return _mm512_cmpgt_epi32_mask(len, _mm512_set1_epi32((int)t));
+}
+static inline vf vf_fma_m(vf a, vf b, vf c, vf_lmask m) { return _mm512_mask3_fmadd_ps(a, b, c, m); }
+
+/* ---- double */
+typedef __m512d vd;
+#define VD_LANES 8
+static inline vd vd_zero(void) { return _mm512_setzero_pd(); }
+static inline vd vd_set1(double a) { return _mm512_set1_pd(a); }
+static inline vd vd_load(const double *p) { return _mm512_loadu_pd(p); }
+static inline void vd_store(double *p, vd v) { _mm512_storeu_pd(p, v); }
+static inline vd vd_fma(vd a, vd b, vd c) { return _mm512_fmadd_pd(a, b, c); }
+static inline vd vd_add(vd a, vd b) { return _mm512_add_pd(a, b); }
+static inline vd vd_mul(vd a, vd b) { return _mm512_mul_pd(a, b); }
+static inline vd vd_load_n(const double *p, int n)
+{
+    return _mm512_maskz_loadu_pd((__mmask8)((1u << n) - 1u), p);
+}
+static inline void vd_store_n(double *p, vd v, int n)
+{
+    _mm512_mask_storeu_pd(p, (__mmask8)((1u << n) - 1u), v);
+}
+typedef __m256i vd_idx;
+typedef __mmask8 vd_lmask;
+static inline vd_idx vd_idx_load(const int32_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
+static inline vd vd_gather(const double *base, vd_idx i) { return _mm512_i32gather_pd(i, base, 8); }
+static inline vd_lmask vd_active(vd_idx len, int64_t t)
+{
+    return _mm512_cmpgt_epi64_mask(_mm512_cvtepi32_epi64(len), _mm512_set1_epi64(t));
+}
+static inline vd vd_fma_m(vd a, vd b, vd c, vd_lmask m) { return _mm512_mask3_fmadd_pd(a, b, c, m); }
+
+#endif

@@ -1,0 +1,21 @@
+# bench/gpu.mk - the GPU benchmark: loom's CUDA designs against cuSPARSE
+# (SpMM CSR ALG1/ALG2/ALG3 and default, SpMV).  Built by nvcc with `make
+# bench` (or `make gpu-bench`); linked to libloom and to the shared cudart,
+# cuSPARSE and cuBLAS (CUDA_BENCH_LIBS).  bench/run_gpu_bench.sh runs it and
+# keeps the results and the command in bench/results/.
+EXTRA_DIST += bench/gpu_bench.cu bench/plot_gpu.py bench/run_gpu_bench.sh
+
+if LOOM_HAVE_CUDA
+gpu_bench_program = bench/gpu_bench$(EXEEXT)
+bench/gpu_bench$(EXEEXT): $(srcdir)/bench/gpu_bench.cu lib/libloom.la
+	@$(MKDIR_P) bench
+	$(AM_V_GEN)$(NVCC) $(NVCC_ARCH_FLAGS) -std=c++17 -O3 -I$(top_srcdir)/include -o $@ \
+		$(srcdir)/bench/gpu_bench.cu lib/.libs/libloom.so $(CUDA_BENCH_LIBS) \
+		-Xlinker -rpath -Xlinker $(abs_top_builddir)/lib/.libs
+CLEANFILES += bench/gpu_bench$(EXEEXT)
+else
+gpu_bench_program =
+endif
+
+gpu-bench: $(gpu_bench_program)
+bench: gpu-bench

@@ -1,0 +1,602 @@
+/*
+ * gpu_bench.cu - loom's CUDA designs against every applicable cuSPARSE
+ * algorithm, in one process, on the same device buffers.
+ *
+ * Matrices: the real matrices of a directory (default ../shared/data/bench,
+ * *.mtx.gz) and seeded R-MAT graphs (generated on the GPU in this program:
+ * a = 0.57, b = c = 0.19, d = 0.05, duplicates removed, values uniform in
+ * [-1, 1)).  N in {1, 2, 4, ..., 512}, float and double, X and Y row-major,
+ * alpha = 1, beta = 0.  Each figure is the median of many runs timed with
+ * CUDA events after warm-up, printed beside the HBM bytes-moved floor
+ * (A, X and Y each moved once, at the bandwidth of a device-to-device copy
+ * measured here).  Output: CSV (one row per implementation), a summary
+ * CSV (best loom vs best cuSPARSE per matrix, N and dtype) and the
+ * geometric means on stdout.
+ *
+ * Usage: gpu_bench [--data DIR] [--rmat LIST] [--n LIST] [--dtypes f32,f64]
+ *                  [--max-n-large N] [--out PREFIX] [--limit K] [--budget-ms MS]
+ */
+#include <cuda_runtime.h>
+#include <cusparse.h>
+#include <thrust/device_ptr.h>
+#include <thrust/execution_policy.h>
+#include <thrust/sort.h>
+#include <thrust/unique.h>
+#include <thrust/binary_search.h>
+#include <thrust/iterator/counting_iterator.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <string>
+#include <vector>
+
+#include "loom.h"
+
+#define CU(call)                                                                                 \
+    do {                                                                                         \
+        cudaError_t e_ = (call);                                                                 \
+        if (e_ != cudaSuccess) {                                                                 \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+            exit(1);                                                                             \
+        }                                                                                        \
+    } while (0)
+#define LM(call)                                                                                 \
+    do {                                                                                         \
+        loom_status s_ = (call);                                                                 \
+        if (s_ != LOOM_SUCCESS) {                                                                \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, loom_last_error());    \
+            exit(1);                                                                             \
+        }                                                                                        \
+    } while (0)
+
+struct options {
+    std::string data = "../shared/data/bench";
+    std::vector<double> rmat = {1e6, 1e7, 1e8};
+    std::vector<int> ns = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
+    std::vector<loom_dtype> dtypes = {LOOM_F32, LOOM_F64};
+    int max_n_large = 64;   /* N limit for R-MAT of 1e8 non-zeros (time and memory) */
+    std::string out = "gpu_bench";
+    int limit = 0;          /* only the first K real matrices (0: all) */
+    double budget_ms = 60;  /* timed runs per figure: about this long, 5..50 runs */
+};
+
+static std::vector<std::string> split(const std::string &s)
+{
+    std::vector<std::string> r;
+    size_t p = 0;
+    while (p <= s.size()) {
+        size_t q = s.find(',', p);
+        if (q == std::string::npos)
+            q = s.size();
+        if (q > p)
+            r.push_back(s.substr(p, q - p));
+        p = q + 1;
+    }
+    return r;
+}
+
+/* ---------------------------------------------------------------- R-MAT */
+
+__device__ static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+__global__ void rmat_edges(uint64_t *keys, int64_t edges, int scale, uint64_t seed)
+{
+    int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (e >= edges)
+        return;
+    uint64_t r = 0, c = 0, state = seed ^ mix64((uint64_t)e * 0x9e3779b97f4a7c15ull + 1);
+    for (int l = 0; l < scale; l++) {
+        if ((l & 3) == 0)
+            state = mix64(state + 0x9e3779b97f4a7c15ull);
+        double u = (double)((state >> (16 * (l & 3))) & 0xffff) / 65536.0;
+        int q = u < 0.57 ? 0 : u < 0.76 ? 1 : u < 0.95 ? 2 : 3;
+        r = (r << 1) | (q >> 1);
+        c = (c << 1) | (q & 1);
+    }
+    keys[e] = (r << 32) | c;
+}
+
+template <typename T>
+__global__ void fill_uniform(T *v, int64_t count, uint64_t seed)
+{
+    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < count)
+        v[i] = (T)((double)(mix64(seed + (uint64_t)i * 0x9e3779b97f4a7c15ull) >> 11) * 0x1.0p-52 - 1.0);
+}
+
+__global__ void split_keys(const uint64_t *keys, int64_t n, int32_t *rows, int32_t *cols)
+{
+    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        rows[i] = (int32_t)(keys[i] >> 32);
+        cols[i] = (int32_t)(keys[i] & 0xffffffffu);
+    }
+}
+
+static unsigned blocks(int64_t n) { return (unsigned)((n + 255) / 256); }
+
+/* A host CSR (for loom_csr_create) of an R-MAT graph with about `target` edges. */
+static loom_csr *rmat_matrix(loom_context *ctx, double target, loom_dtype dtype, uint64_t seed)
+{
+    int64_t edges = (int64_t)target;
+    int scale = 1;
+    while (((int64_t)1 << scale) * 12 < edges)
+        scale++;
+    int64_t m = (int64_t)1 << scale;
+    uint64_t *keys;
+    CU(cudaMalloc(&keys, edges * sizeof *keys));
+    rmat_edges<<<blocks(edges), 256>>>(keys, edges, scale, seed);
+    CU(cudaGetLastError());
+    thrust::device_ptr<uint64_t> k(keys);
+    thrust::sort(thrust::device, k, k + edges);
+    int64_t nnz = thrust::unique(thrust::device, k, k + edges) - k;
+    int32_t *rows, *cols;
+    int64_t *ro;
+    CU(cudaMalloc(&rows, nnz * sizeof *rows));
+    CU(cudaMalloc(&cols, nnz * sizeof *cols));
+    CU(cudaMalloc(&ro, (m + 1) * sizeof *ro));
+    split_keys<<<blocks(nnz), 256>>>(keys, nnz, rows, cols);
+    thrust::lower_bound(thrust::device, thrust::device_ptr<int32_t>(rows),
+                        thrust::device_ptr<int32_t>(rows) + nnz, thrust::counting_iterator<int32_t>(0),
+                        thrust::counting_iterator<int32_t>((int32_t)m + 1), thrust::device_ptr<int64_t>(ro));
+    size_t es = loom_dtype_size(dtype);
+    void *vals;
+    CU(cudaMalloc(&vals, nnz * es));
+    if (dtype == LOOM_F32)
+        fill_uniform<float><<<blocks(nnz), 256>>>((float *)vals, nnz, seed + 7);
+    else
+        fill_uniform<double><<<blocks(nnz), 256>>>((double *)vals, nnz, seed + 7);
+    CU(cudaDeviceSynchronize());
+    std::vector<int64_t> h_ro(m + 1);
+    std::vector<int32_t> h_ci(nnz);
+    std::vector<char> h_v(nnz * es);
+    CU(cudaMemcpy(h_ro.data(), ro, (m + 1) * sizeof(int64_t), cudaMemcpyDeviceToHost));
+    h_ro[m] = nnz;
+    CU(cudaMemcpy(h_ci.data(), cols, nnz * sizeof(int32_t), cudaMemcpyDeviceToHost));
+    CU(cudaMemcpy(h_v.data(), vals, nnz * es, cudaMemcpyDeviceToHost));
+    cudaFree(keys), cudaFree(rows), cudaFree(cols), cudaFree(ro), cudaFree(vals);
+    loom_csr *A = nullptr;
+    LM(loom_csr_create(ctx, &A, m, m, nnz, dtype, h_ro.data(), h_ci.data(), h_v.data()));
+    return A;
+}
+
+/* --------------------------------------------------------------- timing */
+
+struct timer {
+    cudaEvent_t a, b;
+    timer() { CU(cudaEventCreate(&a)); CU(cudaEventCreate(&b)); }
+    ~timer() { cudaEventDestroy(a); cudaEventDestroy(b); }
+};
+
+/* Median microseconds of fn() after warm-up; runs for about budget_ms. */
+template <typename F>
+static double time_median(F fn, double budget_ms)
+{
+    static timer t;
+    for (int i = 0; i < 3; i++)
+        fn();
+    CU(cudaDeviceSynchronize());
+    CU(cudaEventRecord(t.a));
+    fn();
+    CU(cudaEventRecord(t.b));
+    CU(cudaEventSynchronize(t.b));
+    float first = 0;
+    CU(cudaEventElapsedTime(&first, t.a, t.b));
+    int reps = (int)std::min(50.0, std::max(5.0, budget_ms / std::max(first, 1e-3f)));
+    std::vector<float> ms(reps);
+    for (int r = 0; r < reps; r++) {
+        CU(cudaEventRecord(t.a));
+        fn();
+        CU(cudaEventRecord(t.b));
+        CU(cudaEventSynchronize(t.b));
+        CU(cudaEventElapsedTime(&ms[r], t.a, t.b));
+    }
+    std::sort(ms.begin(), ms.end());
+    return 1e3 * ms[reps / 2];
+}
+
+static double measure_bandwidth()
+{
+    size_t bytes = (size_t)2 << 30;
+    void *a, *b;
+    CU(cudaMalloc(&a, bytes));
+    CU(cudaMalloc(&b, bytes));
+    CU(cudaMemset(a, 1, bytes));
+    double us = time_median([&] { CU(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice)); }, 200);
+    cudaFree(a), cudaFree(b);
+    return 2.0 * bytes / (us * 1e-6); /* read + write */
+}
+
+/* ------------------------------------------------------------- cuSPARSE */
+
+#define CS(call)                                                                                 \
+    do {                                                                                         \
+        cusparseStatus_t s_ = (call);                                                            \
+        if (s_ != CUSPARSE_STATUS_SUCCESS)                                                       \
+            return -1.0;                                                                         \
+    } while (0)
+
+__global__ void narrow_offsets(const int64_t *in, int32_t *out, int64_t n)
+{
+    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = (int32_t)in[i];
+}
+
+struct cusparse_matrix {
+    cusparseSpMatDescr_t A = nullptr;
+    int32_t *ro32 = nullptr;
+};
+
+static cusparseHandle_t handle;
+
+/* -1 when the algorithm does not apply (cuSPARSE refuses it). */
+static double time_cusparse_spmm(const cusparse_matrix &cm, cudaDataType vt, int64_t m, int64_t k,
+                                 int n, void *x, void *y, cusparseSpMMAlg_t alg, double budget)
+{
+    cusparseDnMatDescr_t X = nullptr, Y = nullptr;
+    double one = 1.0, zero = 0.0;
+    float onef = 1.0f, zerof = 0.0f;
+    const void *alpha = vt == CUDA_R_32F ? (const void *)&onef : (const void *)&one;
+    const void *beta = vt == CUDA_R_32F ? (const void *)&zerof : (const void *)&zero;
+    double us = -1.0;
+    void *buf = nullptr;
+    size_t size = 0;
+    if (cusparseCreateDnMat(&X, k, n, n, x, vt, CUSPARSE_ORDER_ROW) != CUSPARSE_STATUS_SUCCESS ||
+        cusparseCreateDnMat(&Y, m, n, n, y, vt, CUSPARSE_ORDER_ROW) != CUSPARSE_STATUS_SUCCESS)
+        goto done;
+    if (cusparseSpMM_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, cm.A, X, beta, Y, vt, alg,
+                                &size) != CUSPARSE_STATUS_SUCCESS)
+        goto done;
+    if (size && cudaMalloc(&buf, size) != cudaSuccess)
+        goto done;
+    if (cusparseSpMM_preprocess(handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, cm.A, X, beta, Y, vt, alg,
+                                buf) != CUSPARSE_STATUS_SUCCESS)
+        goto done;
+    if (cusparseSpMM(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                     alpha, cm.A, X, beta, Y, vt, alg, buf) != CUSPARSE_STATUS_SUCCESS)
+        goto done;
+    us = time_median([&] {
+        cusparseSpMM(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                     alpha, cm.A, X, beta, Y, vt, alg, buf);
+    }, budget);
+done:
+    cudaGetLastError();
+    if (buf)
+        cudaFree(buf);
+    if (X)
+        cusparseDestroyDnMat(X);
+    if (Y)
+        cusparseDestroyDnMat(Y);
+    return us;
+}
+
+static double time_cusparse_spmv(const cusparse_matrix &cm, cudaDataType vt, int64_t m, int64_t k,
+                                 void *x, void *y, cusparseSpMVAlg_t alg, double budget)
+{
+    cusparseDnVecDescr_t X = nullptr, Y = nullptr;
+    double one = 1.0, zero = 0.0;
+    float onef = 1.0f, zerof = 0.0f;
+    const void *alpha = vt == CUDA_R_32F ? (const void *)&onef : (const void *)&one;
+    const void *beta = vt == CUDA_R_32F ? (const void *)&zerof : (const void *)&zero;
+    double us = -1.0;
+    void *buf = nullptr;
+    size_t size = 0;
+    if (cusparseCreateDnVec(&X, k, x, vt) != CUSPARSE_STATUS_SUCCESS ||
+        cusparseCreateDnVec(&Y, m, y, vt) != CUSPARSE_STATUS_SUCCESS)
+        goto done;
+    if (cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, cm.A, X, beta, Y,
+                                vt, alg, &size) != CUSPARSE_STATUS_SUCCESS)
+        goto done;
+    if (size && cudaMalloc(&buf, size) != cudaSuccess)
+        goto done;
+    if (cusparseSpMV_preprocess(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, cm.A, X, beta, Y,
+                                vt, alg, buf) != CUSPARSE_STATUS_SUCCESS)
+        goto done;
+    if (cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, cm.A, X, beta, Y, vt, alg,
+                     buf) != CUSPARSE_STATUS_SUCCESS)
+        goto done;
+    us = time_median([&] {
+        cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, cm.A, X, beta, Y, vt, alg, buf);
+    }, budget);
+done:
+    cudaGetLastError();
+    if (buf)
+        cudaFree(buf);
+    if (X)
+        cusparseDestroyDnVec(X);
+    if (Y)
+        cusparseDestroyDnVec(Y);
+    return us;
+}
+
+/* ----------------------------------------------------------------- loom */
+
+/* The strategies tried for loom at this N (each a legitimate design with
+ * its arithmetic parameters; the best per case is reported). */
+static std::vector<std::string> loom_candidates(int n)
+{
+    std::vector<std::string> c = {"rb-rm-sr:vdl,csc", "eb-rm-sr:chunk=32,vdl,csc",
+                                  "eb-rm-sr:chunk=128,vdl,csc"};
+    if (n > 1)
+        c.push_back("rb-cm-sr:vdl,csc");
+    if (n <= 64) {
+        for (int w : {2, 4, 8, 16, 32})
+            c.push_back("rb-rm-pr:lanes=" + std::to_string(w) + ",vdl");
+        c.push_back("eb-rm-pr:chunk=64,lanes=8,vdl");
+        c.push_back("eb-rm-pr:chunk=256,lanes=16,vdl");
+        c.push_back("eb-rm-pr:chunk=256,lanes=32,vdl");
+        c.push_back("eb-rm-pr:chunk=1024,lanes=32,vdl");
+    }
+    if (n > 1 && n <= 16)
+        c.push_back("rb-cm-pr:lanes=8,vdl");
+    return c;
+}
+
+struct row_out {
+    FILE *all, *summary;
+};
+
+static double geo_add(std::vector<double> &v, double x)
+{
+    v.push_back(std::log(x));
+    return x;
+}
+static double geo(const std::vector<double> &v)
+{
+    double s = 0;
+    for (double x : v)
+        s += x;
+    return v.empty() ? 0 : std::exp(s / v.size());
+}
+
+struct totals {
+    std::vector<double> f32_all, f32_small, f64_all;
+    double f32_min = 1e30;
+    std::string f32_min_at;
+    std::vector<std::string> large_n1;
+};
+
+static void bench_matrix(loom_context *ctx, const std::string &name, loom_csr *Ah, loom_dtype dtype,
+                         const options &o, double bw, row_out &out, totals &tot, bool large)
+{
+    int64_t m, k, nnz;
+    LM(loom_csr_info(Ah, &m, &k, &nnz, nullptr, nullptr));
+    loom_csr *A = nullptr;
+    LM(loom_csr_copy(ctx, Ah, LOOM_MEMORY_DEVICE, &A));
+    const int64_t *ro;
+    const int32_t *ci;
+    const void *vals;
+    LM(loom_csr_arrays(A, &ro, &ci, &vals));
+    cudaDataType vt = dtype == LOOM_F32 ? CUDA_R_32F : CUDA_R_64F;
+    size_t es = loom_dtype_size(dtype);
+    cusparse_matrix cm;
+    CU(cudaMalloc(&cm.ro32, (m + 1) * sizeof(int32_t)));
+    narrow_offsets<<<blocks(m + 1), 256>>>(ro, cm.ro32, m + 1);
+    cusparseCreateCsr(&cm.A, m, k, nnz, cm.ro32, (void *)ci, (void *)vals, CUSPARSE_INDEX_32I,
+                      CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt);
+
+    for (int n : o.ns) {
+        if (large && nnz > 5e7 && n > o.max_n_large)
+            continue;
+        void *x, *y;
+        if (cudaMalloc(&x, (size_t)k * n * es) != cudaSuccess) {
+            cudaGetLastError();
+            fprintf(stderr, "# %s N=%d: X does not fit, skipped\n", name.c_str(), n);
+            continue;
+        }
+        if (cudaMalloc(&y, (size_t)m * n * es) != cudaSuccess) {
+            cudaGetLastError();
+            cudaFree(x);
+            fprintf(stderr, "# %s N=%d: Y does not fit, skipped\n", name.c_str(), n);
+            continue;
+        }
+        if (dtype == LOOM_F32)
+            fill_uniform<float><<<blocks(k * n), 256>>>((float *)x, k * n, 99);
+        else
+            fill_uniform<double><<<blocks(k * n), 256>>>((double *)x, k * n, 99);
+        CU(cudaDeviceSynchronize());
+        double bytes = (m + 1) * 8.0 + nnz * (4.0 + es) + (double)k * n * es + (double)m * n * es;
+        double floor_us = bytes / bw * 1e6;
+        double flops = 2.0 * nnz * n;
+        auto emit = [&](const char *impl, const std::string &cfg, double us) {
+            fprintf(out.all, "%s,%lld,%lld,%lld,%s,%d,%s,\"%s\",%.3f,%.2f,%.3f,%.1f\n", name.c_str(),
+                    (long long)m, (long long)k, (long long)nnz, loom_dtype_name(dtype), n, impl,
+                    cfg.c_str(), us, us > 0 ? flops / us * 1e-3 : 0.0, floor_us,
+                    us > 0 ? 100.0 * floor_us / us : 0.0);
+        };
+
+        loom_dense X, Y;
+        LM(loom_dense_init(&X, k, n, n, LOOM_ROW_MAJOR, dtype, LOOM_MEMORY_DEVICE, x));
+        LM(loom_dense_init(&Y, m, n, n, LOOM_ROW_MAJOR, dtype, LOOM_MEMORY_DEVICE, y));
+        double best_loom = 1e30;
+        std::string best_loom_cfg;
+        std::vector<std::string> cands = loom_candidates(n);
+        cands.push_back("rules");
+        for (const std::string &cfg : cands) {
+            loom_plan_options po;
+            LM(loom_plan_options_init(&po));
+            po.backend = LOOM_BACKEND_CUDA;
+            if (cfg == "rules") {
+                po.selector = LOOM_SELECT_RULES;
+            } else {
+                po.selector = LOOM_SELECT_FIXED;
+                LM(loom_strategy_parse(cfg.c_str(), &po.strategy));
+            }
+            loom_plan *plan = nullptr;
+            if (loom_spmm_plan_create(ctx, &plan, A, &X, &Y, &po) != LOOM_SUCCESS) {
+                fprintf(stderr, "# %s %s: %s\n", name.c_str(), cfg.c_str(), loom_last_error());
+                continue;
+            }
+            std::string label = cfg;
+            if (cfg == "rules") {
+                loom_strategy s;
+                char buf[128];
+                loom_plan_strategy(plan, &s, nullptr);
+                loom_strategy_format(&s, buf, sizeof buf);
+                label = std::string("rules=") + buf;
+            }
+            double us = time_median([&] { loom_spmm_execute(plan, 1.0, &X, 0.0, &Y); }, o.budget_ms);
+            CU(cudaGetLastError());
+            loom_plan_destroy(&plan);
+            emit("loom", label, us);
+            if (us < best_loom)
+                best_loom = us, best_loom_cfg = label;
+        }
+        double best_cs = 1e30;
+        std::string best_cs_cfg;
+        struct { const char *name; cusparseSpMMAlg_t alg; } spmm_algs[] = {
+            {"spmm-default", CUSPARSE_SPMM_ALG_DEFAULT}, {"spmm-csr-alg1", CUSPARSE_SPMM_CSR_ALG1},
+            {"spmm-csr-alg2", CUSPARSE_SPMM_CSR_ALG2}, {"spmm-csr-alg3", CUSPARSE_SPMM_CSR_ALG3}};
+        for (auto &a : spmm_algs) {
+            double us = time_cusparse_spmm(cm, vt, m, k, n, x, y, a.alg, o.budget_ms);
+            emit("cusparse", a.name, us);
+            if (us > 0 && us < best_cs)
+                best_cs = us, best_cs_cfg = a.name;
+        }
+        if (n == 1) {
+            struct { const char *name; cusparseSpMVAlg_t alg; } spmv_algs[] = {
+                {"spmv-default", CUSPARSE_SPMV_ALG_DEFAULT}, {"spmv-csr-alg1", CUSPARSE_SPMV_CSR_ALG1},
+                {"spmv-csr-alg2", CUSPARSE_SPMV_CSR_ALG2}};
+            for (auto &a : spmv_algs) {
+                double us = time_cusparse_spmv(cm, vt, m, k, x, y, a.alg, o.budget_ms);
+                emit("cusparse", a.name, us);
+                if (us > 0 && us < best_cs)
+                    best_cs = us, best_cs_cfg = a.name;
+            }
+        }
+        double speedup = best_cs / best_loom;
+        fprintf(out.summary, "%s,%lld,%s,%d,%.3f,\"%s\",%.3f,%s,%.3f,%.3f,%.1f\n", name.c_str(),
+                (long long)nnz, loom_dtype_name(dtype), n, best_loom, best_loom_cfg.c_str(), best_cs,
+                best_cs_cfg.c_str(), speedup, floor_us, 100.0 * floor_us / best_loom);
+        fflush(out.summary);
+        fflush(out.all);
+        printf("%-44s %-3s N=%-3d loom %9.2f us (%-34s) cusparse %9.2f us (%-13s) x%.2f  floor %.1f%%\n",
+               name.c_str(), loom_dtype_name(dtype), n, best_loom, best_loom_cfg.c_str(), best_cs,
+               best_cs_cfg.c_str(), speedup, 100.0 * floor_us / best_loom);
+        fflush(stdout);
+        if (dtype == LOOM_F32) {
+            geo_add(tot.f32_all, speedup);
+            if (n <= 4)
+                geo_add(tot.f32_small, speedup);
+            if (speedup < tot.f32_min)
+                tot.f32_min = speedup, tot.f32_min_at = name + " N=" + std::to_string(n);
+        } else {
+            geo_add(tot.f64_all, speedup);
+        }
+        if (large && nnz >= 1e7 && n == 1) {
+            char buf[256];
+            snprintf(buf, sizeof buf, "%s %s N=1: loom %.1f%% of the bytes floor, x%.2f vs cuSPARSE",
+                     name.c_str(), loom_dtype_name(dtype), 100.0 * floor_us / best_loom, speedup);
+            tot.large_n1.push_back(buf);
+        }
+        cudaFree(x);
+        cudaFree(y);
+    }
+    cusparseDestroySpMat(cm.A);
+    cudaFree(cm.ro32);
+    loom_csr_destroy(&A);
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : "";
+        if (a == "--data") o.data = v, i++;
+        else if (a == "--rmat") { o.rmat.clear(); for (auto &s : split(v)) o.rmat.push_back(atof(s.c_str())); i++; }
+        else if (a == "--n") { o.ns.clear(); for (auto &s : split(v)) o.ns.push_back(atoi(s.c_str())); i++; }
+        else if (a == "--dtypes") { o.dtypes.clear(); for (auto &s : split(v)) o.dtypes.push_back(s == "f64" ? LOOM_F64 : LOOM_F32); i++; }
+        else if (a == "--max-n-large") o.max_n_large = atoi(v), i++;
+        else if (a == "--out") o.out = v, i++;
+        else if (a == "--limit") o.limit = atoi(v), i++;
+        else if (a == "--budget-ms") o.budget_ms = atof(v), i++;
+        else { fprintf(stderr, "usage: see the comment at the top of gpu_bench.cu\n"); return 2; }
+    }
+    if (loom_backend_available(LOOM_BACKEND_CUDA) != LOOM_SUCCESS) {
+        printf("SKIP: no CUDA device: %s\n", loom_last_error());
+        return 77;
+    }
+    cudaDeviceProp prop;
+    CU(cudaGetDeviceProperties(&prop, 0));
+    if (cusparseCreate(&handle) != CUSPARSE_STATUS_SUCCESS) {
+        fprintf(stderr, "cusparseCreate failed\n");
+        return 1;
+    }
+    double bw = measure_bandwidth();
+    int cv = 0;
+    cusparseGetVersion(handle, &cv);
+    printf("# device: %s, %d SMs, L2 %d MiB; measured copy bandwidth %.0f GB/s; cuSPARSE %d\n",
+           prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20, bw / 1e9, cv);
+
+    row_out out;
+    out.all = fopen((o.out + ".csv").c_str(), "w");
+    out.summary = fopen((o.out + "_summary.csv").c_str(), "w");
+    if (!out.all || !out.summary) {
+        fprintf(stderr, "cannot write %s.csv\n", o.out.c_str());
+        return 1;
+    }
+    fprintf(out.all, "matrix,rows,cols,nnz,dtype,n,impl,config,median_us,gflops,floor_us,pct_floor\n");
+    fprintf(out.summary, "matrix,nnz,dtype,n,loom_us,loom_config,cusparse_us,cusparse_alg,speedup,"
+                         "floor_us,loom_pct_floor\n");
+    loom_context *ctx;
+    LM(loom_context_create(&ctx));
+    totals tot;
+
+    std::vector<std::string> files;
+    if (DIR *d = opendir(o.data.c_str())) {
+        while (dirent *e = readdir(d)) {
+            std::string f = e->d_name;
+            if (f.size() > 7 && f.compare(f.size() - 7, 7, ".mtx.gz") == 0)
+                files.push_back(f);
+        }
+        closedir(d);
+    } else {
+        printf("# no real matrices: %s is absent\n", o.data.c_str());
+    }
+    std::sort(files.begin(), files.end());
+    if (o.limit > 0 && (int)files.size() > o.limit)
+        files.resize(o.limit);
+    for (loom_dtype dt : o.dtypes) {
+        for (const std::string &f : files) {
+            loom_csr *A = nullptr;
+            if (loom_csr_read(ctx, (o.data + "/" + f).c_str(), dt, &A) != LOOM_SUCCESS) {
+                printf("# %s: %s\n", f.c_str(), loom_last_error());
+                continue;
+            }
+            bench_matrix(ctx, f.substr(0, f.size() - 7), A, dt, o, bw, out, tot, false);
+            loom_csr_destroy(&A);
+        }
+        for (double r : o.rmat) {
+            loom_csr *A = rmat_matrix(ctx, r, dt, 2024);
+            char name[64];
+            snprintf(name, sizeof name, "rmat-%.0e", r);
+            bench_matrix(ctx, name, A, dt, o, bw, out, tot, true);
+            loom_csr_destroy(&A);
+        }
+    }
+    printf("\n# geometric mean speedup of the best loom design over the best cuSPARSE algorithm\n");
+    printf("# f32, all N: x%.3f over %zu cases (target >= 1.3)\n", geo(tot.f32_all), tot.f32_all.size());
+    printf("# f32, N <= 4: x%.3f over %zu cases (target >= 1.5)\n", geo(tot.f32_small), tot.f32_small.size());
+    printf("# f32, lowest: x%.3f at %s (target >= 0.8)\n", tot.f32_min, tot.f32_min_at.c_str());
+    printf("# f64, all N: x%.3f over %zu cases\n", geo(tot.f64_all), tot.f64_all.size());
+    for (auto &s : tot.large_n1)
+        printf("# %s\n", s.c_str());
+    fclose(out.all);
+    fclose(out.summary);
+    loom_context_destroy(&ctx);
+    cusparseDestroy(handle);
+    return 0;
+}

@@ -1,0 +1,29 @@
+# bench/local.mk - the CPU benchmark: loom's OpenMP backend against librsb,
+# GraphBLAS and Eigen (each optional, found by m4/loom_bench.m4).
+# `make bench` builds it; --enable-bench builds it with `make all`.
+if LOOM_HAVE_OPENMP
+if LOOM_ENABLE_BENCH
+noinst_PROGRAMS += bench/cpu_bench
+else
+EXTRA_PROGRAMS += bench/cpu_bench
+endif
+bench_cpu_bench_SOURCES = bench/cpu_bench.c
+EXTRA_bench_cpu_bench_SOURCES = bench/eigen_peer.cpp bench/eigen_peer.h
+bench_cpu_bench_CPPFLAGS = $(AM_CPPFLAGS) $(HWLOC_CFLAGS)
+bench_cpu_bench_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+bench_cpu_bench_LDADD = lib/libloom.la $(RSB_LIBS) $(GRAPHBLAS_LIBS) $(HWLOC_LIBS) -lm
+bench_cpu_bench_LDFLAGS = $(OPENMP_CFLAGS)
+if LOOM_HAVE_EIGEN
+bench_cpu_bench_SOURCES += bench/eigen_peer.cpp bench/eigen_peer.h
+# Eigen at its best: its own vector code for this CPU, contraction allowed
+# (and quiet about an unused variable in its own headers).
+bench_cpu_bench_CXXFLAGS = $(AM_CXXFLAGS) $(EIGEN_CFLAGS) $(OPENMP_CFLAGS) -O3 -march=native \
+	-ffp-contract=fast -Wno-unused-variable
+endif
+bench_programs = bench/cpu_bench
+endif
+
+EXTRA_DIST += bench/results/README.md
+.PHONY: bench
+bench: $(bench_programs)
+include $(srcdir)/bench/gpu.mk

@@ -1,0 +1,110 @@
+/*
+ * select.h - what the selectors share (lib/select_*.c): the feature vector
+ * a model sees, the device it runs on, the model and the tuner.
+ *
+ * select_features.c depends on nothing but libc (and hwloc when built
+ * with it), so bench/loom-sweep compiles the same file and writes the
+ * very features the library computes: a model trained on the sweep's CSV
+ * sees the same numbers at plan time.
+ */
+#ifndef LOOM_SELECT_H
+#define LOOM_SELECT_H
+
+#include "loom.h"
+
+#include <stddef.h>
+
+/* The features, by index.  Their names (loom__feature_name) are what model
+ * files refer to; see loom-model(5) for the definitions. */
+enum {
+    LOOM__F_ROWS,
+    LOOM__F_COLS,
+    LOOM__F_NNZ,
+    LOOM__F_ROW_MEAN,
+    LOOM__F_ROW_STD,
+    LOOM__F_ROW_MAX,
+    LOOM__F_ROW_CV,
+    LOOM__F_MAX_OVER_MEAN,
+    LOOM__F_EMPTY_FRAC,
+    LOOM__F_DENSITY,
+    LOOM__F_N,
+    LOOM__F_X_LAYOUT,
+    LOOM__F_Y_LAYOUT,
+    LOOM__F_DTYPE_BYTES,
+    LOOM__F_WORK,       /* nnz * N: multiply-adds */
+    LOOM__F_X_OVER_LLC, /* bytes of X over the last-level cache */
+    LOOM__F_Y_OVER_LLC, /* bytes of Y over the last-level cache */
+    LOOM__F_CORES,
+    LOOM__F_THREADS,
+    LOOM__F_LLC_KB,
+    LOOM__F_SMS,
+    LOOM__F_GPU_L2_KB,
+    LOOM__F_MEM_BW_GBS,
+    LOOM__FEATURE_COUNT
+};
+
+/* What selection knows about the machine a plan runs on. */
+typedef struct loom__device_info {
+    int cores;          /* CPU physical cores */
+    int threads;        /* worker threads the plan will use */
+    double l2_kb;       /* CPU L2 per core */
+    double llc_kb;      /* CPU last-level cache (L3, else L2) */
+    int sms;            /* GPU streaming multiprocessors (0: not a GPU plan) */
+    double gpu_l2_kb;   /* GPU L2 */
+    double mem_bw_gbs;  /* GPU memory bandwidth, GB/s */
+    char id[96];        /* one token naming the device, for tune-cache keys */
+    const char *source; /* "hwloc", "sysconf" */
+} loom__device_info;
+
+const char *loom__feature_name(int index);
+int loom__feature_index(const char *name); /* -1 when unknown */
+
+/* The host CPU, measured once per process; threads is set to `threads`
+ * (0: all cores). */
+void loom__cpu_info(int threads, loom__device_info *dev);
+
+/* The feature vector of one problem. */
+void loom__feature_vector(const loom_features *f, int64_t n, loom_layout x_layout,
+                          loom_layout y_layout, loom_dtype dtype, const loom__device_info *dev,
+                          double out[LOOM__FEATURE_COUNT]);
+
+/* The candidate strategies the sweep measures, the model ranks and the
+ * tuner times, for a backend: the eight designs with the backend's default
+ * lanes and chunk, then a few other lane widths and chunk sizes.  Returns
+ * the count; names[i] parse with loom_strategy_parse. */
+int loom__candidate_names(loom_backend_id backend, const char *const **names);
+
+/* ------------------------------------------------------------- model */
+
+/* A trained model (loom-model(5)): for each candidate strategy, a tree
+ * ensemble predicting the natural log of its time in milliseconds. */
+typedef struct loom__model loom__model;
+
+#define LOOM__MODEL_MAX_CANDIDATES 64
+
+/* Parse a model from text; `origin` names it in error messages, which
+ * give the line number of the first problem. */
+loom_status loom__model_parse(const char *text, size_t len, const char *origin, loom__model **m);
+loom_status loom__model_read(const char *path, loom__model **m);
+void loom__model_free(loom__model *m);
+const char *loom__model_backend_name(const loom__model *m);
+int loom__model_candidates(const loom__model *m);
+const loom_strategy *loom__model_candidate(const loom__model *m, int i);
+/* Predicted log(milliseconds) of candidate i for a feature vector. */
+double loom__model_predict(const loom__model *m, int i, const double x[LOOM__FEATURE_COUNT]);
+
+/* The model the library uses for a backend: one given to loom_model_load,
+ * else <name>.model from $LOOM_MODEL_DIR, else from LOOM_DATADIR; NULL when
+ * none.  `where` (may be NULL) receives the file used or the reason there
+ * is none.  A model returned is locked against loom_model_load replacing
+ * it: give it back with loom__model_release, soon. */
+const loom__model *loom__model_acquire(loom_backend_id backend, char *where, size_t len);
+void loom__model_release(const loom__model *m);
+
+/* -------------------------------------------------------------- tune */
+
+/* A 64-bit fingerprint of a matrix's structure: sizes, row offsets and
+ * (for host matrices) column indices; values are left out. */
+uint64_t loom__tune_fingerprint(const loom_csr *A);
+
+#endif /* LOOM_SELECT_H */

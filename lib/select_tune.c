@@ -1,0 +1,459 @@
+/*
+ * select_tune.c - the tune selector: time the candidate strategies on the
+ * actual input once, keep the fastest, and remember it in a cache file
+ * keyed by the matrix's structure, N, layouts, dtype, backend, threads and
+ * device, so the next plan for the same problem costs one file read.
+ *
+ * Cost bound: one warm-up run, one run of each candidate, then four more
+ * runs of each of the best three: 1 + C + 12 runs, plus each candidate's
+ * preprocessing.  C is the backend's candidate list (12: 25 runs), or,
+ * when the backend has a model, the model's TOP_BY_MODEL best (19 runs):
+ * the model keeps the slow candidates, which dominate the cost, away.
+ * The plan's explanation reports the cost.
+ *
+ * The cache is a text file, one entry a line (loom_tune_cache_path(3)):
+ *   FINGERPRINT BACKEND DTYPE N XLAYOUT,YLAYOUT THREADS DEVICE STRATEGY MEDIAN_MS RUNS
+ * '#' starts a comment; a malformed line is skipped, never fatal; a later
+ * line for the same key wins.
+ */
+#include "config.h"
+#include "loom_internal.h"
+#include "select.h"
+#include "select_plan.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define FINALISTS 3
+#define FINAL_RUNS 4 /* more runs of each finalist, after its first */
+#define TOP_BY_MODEL 6
+#define MAX_CANDIDATES 32
+
+/* ------------------------------------------------------- fingerprint */
+
+static uint64_t mix(uint64_t h, uint64_t w)
+{
+    h ^= w;
+    h *= 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 29);
+}
+
+uint64_t loom__tune_fingerprint(const loom_csr *A)
+{
+    uint64_t h = 0x6c6f6f6d74756e65ull;
+    h = mix(h, (uint64_t)A->rows);
+    h = mix(h, (uint64_t)A->cols);
+    h = mix(h, (uint64_t)A->nnz);
+    const int64_t *ro = A->memory == LOOM_MEMORY_HOST ? A->row_offsets : A->host_row_offsets;
+    for (int64_t i = 0; i <= A->rows; i++)
+        h = mix(h, (uint64_t)ro[i]);
+    if (A->memory == LOOM_MEMORY_HOST) {
+        int64_t i = 0;
+        for (; i + 1 < A->nnz; i += 2)
+            h = mix(h, (uint64_t)(uint32_t)A->col_indices[i] |
+                           (uint64_t)(uint32_t)A->col_indices[i + 1] << 32);
+        if (i < A->nnz)
+            h = mix(h, (uint64_t)(uint32_t)A->col_indices[i]);
+    }
+    return h;
+}
+
+/* ------------------------------------------------------------ the file */
+
+loom_status loom_tune_cache_path(char *buf, size_t len)
+{
+    if (!buf)
+        return loom__error(LOOM_ERR_NULL_POINTER, "loom_tune_cache_path: buf is NULL");
+    const char *env = getenv("LOOM_TUNE_CACHE");
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+    int n;
+    if (env && *env)
+        n = snprintf(buf, len, "%s", env);
+    else if (xdg && *xdg)
+        n = snprintf(buf, len, "%s/loom/tune.txt", xdg);
+    else if (home && *home)
+        n = snprintf(buf, len, "%s/.cache/loom/tune.txt", home);
+    else
+        return loom__error(LOOM_ERR_IO, "loom_tune_cache_path: none of LOOM_TUNE_CACHE, "
+                                        "XDG_CACHE_HOME and HOME is set");
+    if (n < 0 || (size_t)n >= len)
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT,
+                           "loom_tune_cache_path: a buffer of %zu bytes is too small", len);
+    return LOOM_SUCCESS;
+}
+
+loom_status loom_tune_cache_clear(void)
+{
+    char path[1024];
+    loom_status st = loom_tune_cache_path(path, sizeof path);
+    if (st != LOOM_SUCCESS)
+        return st;
+    if (remove(path) != 0 && errno != ENOENT)
+        return loom__error(LOOM_ERR_IO, "loom_tune_cache_clear: cannot remove %s: %s", path,
+                           strerror(errno));
+    return LOOM_SUCCESS;
+}
+
+/* mkdir -p of the folder that holds path. */
+static void make_parent(const char *path)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir)
+        return;
+    *slash = '\0';
+    for (char *p = dir + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(dir, 0755);
+            *p = '/';
+        }
+    mkdir(dir, 0755);
+}
+
+static void format_key(const loom_plan *p, const loom__device_info *dev, uint64_t fp, char *key,
+                       size_t len)
+{
+    snprintf(key, len, "%016" PRIx64 " %s %s %" PRId64 " %s,%s %d %s", fp, p->backend->name,
+             loom_dtype_name(p->dtype), p->n, p->x_layout == LOOM_ROW_MAJOR ? "rm" : "cm",
+             p->y_layout == LOOM_ROW_MAJOR ? "rm" : "cm", dev->threads, dev->id);
+}
+
+/* Looks key up; the last valid line wins.  Counts malformed lines. */
+static bool cache_lookup(const char *path, const char *key, loom_strategy *s, double *ms,
+                         int *bad_lines)
+{
+    FILE *f = fopen(path, "r");
+    *bad_lines = 0;
+    if (!f)
+        return false;
+    bool found = false;
+    char line[1024];
+    size_t klen = strlen(key);
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        char fpx[32], be[32], dt[16], lay[16], devid[128], strat[256];
+        long long n;
+        int threads, runs;
+        double t;
+        if (sscanf(line, "%31s %31s %15s %lld %15s %d %127s %255s %lf %d", fpx, be, dt, &n, lay,
+                   &threads, devid, strat, &t, &runs) != 10 || !(t >= 0)) {
+            (*bad_lines)++;
+            continue;
+        }
+        loom_strategy parsed;
+        if (loom_strategy_parse(strat, &parsed) != LOOM_SUCCESS) {
+            (*bad_lines)++;
+            continue;
+        }
+        if (strncmp(line, key, klen) == 0 && line[klen] == ' ') {
+            *s = parsed;
+            *ms = t;
+            found = true;
+        }
+    }
+    fclose(f);
+    loom__clear_error();
+    return found;
+}
+
+static void cache_append(const char *path, const char *key, const loom_strategy *s, double ms,
+                         int runs)
+{
+    char name[128];
+    if (loom_strategy_format(s, name, sizeof name) != LOOM_SUCCESS)
+        return;
+    make_parent(path);
+    bool fresh = access(path, F_OK) != 0;
+    FILE *f = fopen(path, "a");
+    if (!f)
+        return; /* a cache that cannot be written only costs time */
+    if (fresh)
+        fprintf(f, "# loom tune cache (loom_tune_cache_path(3)); delete freely.\n"
+                   "# FINGERPRINT BACKEND DTYPE N XLAYOUT,YLAYOUT THREADS DEVICE STRATEGY "
+                   "MEDIAN_MS RUNS\n");
+    fprintf(f, "%s %s %.6g %d\n", key, name, ms, runs);
+    fclose(f);
+}
+
+/* ------------------------------------------------------------ timing */
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* Scratch operands of the plan's shape, where the plan's operands live. */
+typedef struct scratch {
+    loom_dense X, Y;
+    const loom_backend *mem; /* device backend, or NULL for host */
+} scratch;
+
+static void scratch_free(scratch *s)
+{
+    if (s->mem) {
+        if (s->X.data)
+            s->mem->mem_free(s->X.data);
+        if (s->Y.data)
+            s->mem->mem_free(s->Y.data);
+    } else {
+        loom__free(s->X.data);
+        loom__free(s->Y.data);
+    }
+    s->X.data = s->Y.data = NULL;
+}
+
+static loom_status scratch_alloc(const loom_plan *p, scratch *s)
+{
+    memset(s, 0, sizeof *s);
+    int64_t m = p->A->rows, k = p->A->cols, n = p->n;
+    size_t es = loom_dtype_size(p->dtype), xb, yb;
+    if (!loom__mul_size((size_t)(k ? k : 1) * es, (size_t)(n ? n : 1), &xb) ||
+        !loom__mul_size((size_t)(m ? m : 1) * es, (size_t)(n ? n : 1), &yb))
+        return loom__error(LOOM_ERR_OVERFLOW, "tune: operands too large");
+    loom_memory mem = p->A->memory;
+    s->X = (loom_dense){k, n, p->x_layout == LOOM_ROW_MAJOR ? n : k, p->x_layout, p->dtype, mem, NULL};
+    s->Y = (loom_dense){m, n, p->y_layout == LOOM_ROW_MAJOR ? n : m, p->y_layout, p->dtype, mem, NULL};
+    if (s->X.ld == 0)
+        s->X.ld = 1;
+    if (s->Y.ld == 0)
+        s->Y.ld = 1;
+    loom_dense hx = s->X;
+    hx.memory = LOOM_MEMORY_HOST;
+    hx.data = loom__malloc(xb);
+    if (!hx.data)
+        return loom__error(LOOM_ERR_OUT_OF_MEMORY, "tune: out of memory for a scratch X");
+    loom_dense_fill_random(&hx, 12345);
+    if (mem == LOOM_MEMORY_HOST) {
+        s->X.data = hx.data;
+        s->Y.data = loom__calloc(1, yb);
+        if (!s->Y.data)
+            return loom__error(LOOM_ERR_OUT_OF_MEMORY, "tune: out of memory for a scratch Y");
+        return LOOM_SUCCESS;
+    }
+    s->mem = p->backend;
+    loom_status st = s->mem->mem_alloc(&s->X.data, xb);
+    if (st == LOOM_SUCCESS)
+        st = s->mem->mem_alloc(&s->Y.data, yb);
+    if (st == LOOM_SUCCESS)
+        st = s->mem->mem_copy(s->X.data, LOOM_MEMORY_DEVICE, hx.data, LOOM_MEMORY_HOST, xb);
+    loom__free(hx.data);
+    return st;
+}
+
+/* A plan that differs from p only in its strategy, prepared to run. */
+static loom_status trial_prepare(const loom_plan *p, const loom_strategy *s, loom_plan *t)
+{
+    *t = *p;
+    t->strategy = *s;
+    t->chunk_first_row = NULL;
+    t->chunks = 0;
+    t->backend_data = NULL;
+    loom_status st = p->backend->supports(s, p->dtype, p->A->memory);
+    if (st == LOOM_SUCCESS && s->mloop == LOOM_M_EB) {
+        const int64_t *ro = p->A->memory == LOOM_MEMORY_HOST ? p->A->row_offsets : p->A->host_row_offsets;
+        st = loom__eb_chunk_rows(ro, p->A->rows, p->A->nnz, s->chunk, &t->chunk_first_row, &t->chunks);
+    }
+    if (st == LOOM_SUCCESS && p->backend->plan_prepare)
+        st = p->backend->plan_prepare(t);
+    return st;
+}
+
+static void trial_release(loom_plan *t)
+{
+    if (t->backend->plan_release)
+        t->backend->plan_release(t);
+    loom__free(t->chunk_first_row);
+    t->chunk_first_row = NULL;
+}
+
+/* One timed run; device runs end with a one-element copy back, which
+ * waits for the kernel on the default stream. */
+static loom_status timed_run(loom_plan *t, scratch *s, double *ms)
+{
+    double t0 = now_ms();
+    loom_status st = t->backend->spmm(t, 1.0, &s->X, 0.0, &s->Y);
+    if (st == LOOM_SUCCESS && s->mem) {
+        char one[8];
+        st = s->mem->mem_copy(one, LOOM_MEMORY_HOST, s->Y.data, LOOM_MEMORY_DEVICE,
+                              loom_dtype_size(t->dtype));
+    }
+    *ms = now_ms() - t0;
+    return st;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+typedef struct trial {
+    loom_strategy s;
+    double times[1 + FINAL_RUNS];
+    int runs;
+    double median;
+} trial;
+
+static double trial_median(trial *t)
+{
+    double v[1 + FINAL_RUNS];
+    memcpy(v, t->times, sizeof v);
+    qsort(v, (size_t)t->runs, sizeof v[0], cmp_double);
+    return t->runs % 2 ? v[t->runs / 2] : 0.5 * (v[t->runs / 2 - 1] + v[t->runs / 2]);
+}
+
+static int cmp_trial(const void *a, const void *b)
+{
+    return cmp_double(&((const trial *)a)->median, &((const trial *)b)->median);
+}
+
+/* The candidates to time, best first by the backend's model when it has
+ * one (then only the TOP_BY_MODEL best), else the backend's list. */
+static int tune_candidates(const loom_plan *p, const loom__device_info *dev, loom_strategy *out,
+                           bool *by_model)
+{
+    const loom__model *m = loom__model_acquire(p->backend->id, NULL, 0);
+    int n = 0;
+    *by_model = false;
+    if (m) {
+        double x[LOOM__FEATURE_COUNT], pred[MAX_CANDIDATES];
+        loom__feature_vector(&p->features, p->n, p->x_layout, p->y_layout, p->dtype, dev, x);
+        int c = loom__model_candidates(m);
+        for (int i = 0; i < c && n < MAX_CANDIDATES; i++, n++) {
+            out[n] = *loom__model_candidate(m, i);
+            pred[n] = loom__model_predict(m, i, x);
+            for (int j = n; j > 0 && pred[j] < pred[j - 1]; j--) { /* insertion sort */
+                double tp = pred[j];
+                pred[j] = pred[j - 1];
+                pred[j - 1] = tp;
+                loom_strategy ts = out[j];
+                out[j] = out[j - 1];
+                out[j - 1] = ts;
+            }
+        }
+        loom__model_release(m);
+        if (n > TOP_BY_MODEL)
+            n = TOP_BY_MODEL;
+        *by_model = n > 0;
+    }
+    if (n == 0) {
+        const char *const *names;
+        int c = loom__candidate_names(p->backend->id, &names);
+        for (int i = 0; i < c && n < MAX_CANDIDATES; i++)
+            if (loom_strategy_parse(names[i], &out[n]) == LOOM_SUCCESS)
+                n++;
+        loom__clear_error();
+    }
+    return n;
+}
+
+/* Time the candidates; t[0] is the winner on return. */
+static loom_status tune_run(loom_plan *p, const loom_strategy *cand, int c, trial *t, int *count,
+                            int *runs, double *setup_ms)
+{
+    scratch sc;
+    loom_status st = scratch_alloc(p, &sc);
+    if (st != LOOM_SUCCESS) {
+        scratch_free(&sc);
+        return st;
+    }
+    int n = 0;
+    *runs = 0;
+    for (int i = 0; i < c && n < MAX_CANDIDATES; i++) {
+        loom_plan trial_plan;
+        loom_strategy s = cand[i];
+        double t0 = now_ms();
+        loom_status prep = trial_prepare(p, &s, &trial_plan);
+        if (*runs == 0)
+            *setup_ms = now_ms() - t0;
+        if (prep != LOOM_SUCCESS) {
+            trial_release(&trial_plan); /* not supported here: not a candidate */
+            continue;
+        }
+        double ms;
+        if (*runs == 0) /* warm-up: first touch of A, X and Y */
+            st = timed_run(&trial_plan, &sc, &ms), (*runs)++;
+        if (st == LOOM_SUCCESS)
+            st = timed_run(&trial_plan, &sc, &ms), (*runs)++;
+        trial_release(&trial_plan);
+        if (st != LOOM_SUCCESS)
+            break;
+        t[n] = (trial){.s = s, .times = {ms}, .runs = 1, .median = ms};
+        n++;
+    }
+    if (st == LOOM_SUCCESS && n == 0)
+        st = loom__error(LOOM_ERR_NOT_SUPPORTED, "tune: backend %s runs none of the candidates",
+                         p->backend->name);
+    if (st == LOOM_SUCCESS) {
+        qsort(t, (size_t)n, sizeof *t, cmp_trial);
+        for (int f = 0; f < n && f < FINALISTS && st == LOOM_SUCCESS; f++) {
+            loom_plan trial_plan;
+            st = trial_prepare(p, &t[f].s, &trial_plan);
+            for (int r = 0; r < FINAL_RUNS && st == LOOM_SUCCESS; r++, (*runs)++)
+                st = timed_run(&trial_plan, &sc, &t[f].times[t[f].runs++]);
+            trial_release(&trial_plan);
+            t[f].median = trial_median(&t[f]);
+        }
+        qsort(t, (size_t)(n < FINALISTS ? n : FINALISTS), sizeof *t, cmp_trial);
+    }
+    scratch_free(&sc);
+    *count = n;
+    return st;
+}
+
+loom_status loom__select_tune(loom_plan *p, const loom__device_info *dev, char *why, size_t len)
+{
+    double t0 = now_ms();
+    char path[1024] = "";
+    bool have_path = loom_tune_cache_path(path, sizeof path) == LOOM_SUCCESS;
+    loom__clear_error();
+    uint64_t fp = loom__tune_fingerprint(p->A);
+    char key[512];
+    format_key(p, dev, fp, key, sizeof key);
+    int bad = 0;
+    double cached_ms;
+    if (have_path && cache_lookup(path, key, &p->strategy, &cached_ms, &bad) &&
+        p->backend->supports(&p->strategy, p->dtype, p->A->memory) == LOOM_SUCCESS) {
+        snprintf(why, len, "tune: cached in %s (key %.16s..., measured %.4g ms); lookup took %.3g ms%s",
+                 path, key, cached_ms, now_ms() - t0,
+                 bad ? "; skipped malformed lines in the cache" : "");
+        return LOOM_SUCCESS;
+    }
+    loom__clear_error();
+    trial t[MAX_CANDIDATES];
+    loom_strategy cand[MAX_CANDIDATES];
+    bool by_model;
+    int c = tune_candidates(p, dev, cand, &by_model);
+    int count = 0, runs = 0;
+    double setup_ms = 0;
+    loom_status st = tune_run(p, cand, c, t, &count, &runs, &setup_ms);
+    if (st != LOOM_SUCCESS)
+        return st;
+    p->strategy = t[0].s;
+    double total = now_ms() - t0;
+    if (have_path)
+        cache_append(path, key, &t[0].s, t[0].median, runs);
+    char second[128] = "none";
+    if (count > 1)
+        loom_strategy_format(&t[1].s, second, sizeof second);
+    snprintf(why, len,
+             "tune: timed %d candidates (%s) on this input, %d SpMM runs in %.4g ms, of which "
+             "%.3g ms the first candidate's preparation (= %.1f runs of the winner, median %.4g ms, "
+             "without it); runner-up %s at %.4g ms; saved to %s",
+             count, by_model ? "the model's best" : "the backend's list", runs, total, setup_ms,
+             t[0].median > 0 ? (total - setup_ms) / t[0].median : 0.0, t[0].median, second,
+             count > 1 ? t[1].median : 0.0, have_path ? path : "(no cache path)");
+    return LOOM_SUCCESS;
+}

@@ -1,0 +1,4 @@
+# tests/man.mk - the manual pages: one for every public function, all
+# rendering without groff warnings (see tests/test_manpages.sh).
+TESTS += tests/test_manpages.sh
+EXTRA_DIST += tests/test_manpages.sh

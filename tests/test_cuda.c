@@ -1,0 +1,460 @@
+/*
+ * test_cuda.c - the CUDA backend against the reference, bit for bit.
+ *
+ * Every case runs once on the reference (host) and once on the CUDA
+ * backend (operands copied to the device with loom_csr_copy and
+ * loom_dense_copy, plan with LOOM_SELECT_FIXED, Y copied back); the whole Y
+ * buffer, padding included, must be memcmp-equal.  Y is poisoned with NaN
+ * when beta == 0 (it must never be read).  Every design, f32 and f64, N in
+ * {1,2,3,4,7,8,16,17,32,33,64,128,257}, both layouts of X and Y, ld > the
+ * inner size, PR lane widths 2..32, several EB chunk sizes (rows across
+ * many chunks), VDL, CSC and coarsening, on the unit-test matrices, the
+ * generated shapes and random skewed matrices (one row of 5000 non-zeros,
+ * many empty rows).  Then device-memory API paths: a plan on a stream,
+ * error statuses with CUDA's message.
+ *
+ * No device (CI, a machine without a driver): exits 77 (SKIP) and says why.
+ * LOOM_CUDA_TEST_QUICK=1 runs a subset (for compute-sanitizer, which is slow).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <cuda_runtime_api.h>
+
+#include "oracle.h"
+#include "test_matrices.h"
+
+#define CHECK(call)                                                                              \
+    do {                                                                                         \
+        loom_status st_ = (call);                                                                \
+        if (st_ != LOOM_SUCCESS)                                                                 \
+            fail_msg("%s: %s (%s)", #call, loom_strerror(st_), loom_last_error());               \
+    } while (0)
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static loom_context *ctx;
+static int quick;
+static long cases_run;
+
+static const int64_t n_all[] = {1, 2, 3, 4, 7, 8, 16, 17, 32, 33, 64, 128, 257};
+static const int64_t n_quick[] = {1, 3, 8, 33};
+static const int lane_values[] = {2, 4, 8, 16, 32};
+static const int64_t sr_chunks[] = {1, 7, 64, 256, 1000};
+static const int64_t pr_chunk_multiples[] = {1, 3, 8, 37};
+
+static int setup(void **state)
+{
+    (void)state;
+    return loom_context_create(&ctx) == LOOM_SUCCESS ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return loom_context_destroy(&ctx) == LOOM_SUCCESS ? 0 : -1;
+}
+
+static size_t dense_bytes(const loom_dense *d)
+{
+    int64_t outer = d->layout == LOOM_ROW_MAJOR ? d->rows : d->cols;
+    return (size_t)(outer * d->ld) * loom_dtype_size(d->dtype);
+}
+
+/* A host dense matrix with ld = inner size + pad, every byte set. */
+static void dense_make(loom_dense *d, int64_t rows, int64_t cols, loom_layout layout,
+                       loom_dtype dtype, int64_t pad)
+{
+    int64_t ld = (layout == LOOM_ROW_MAJOR ? cols : rows) + pad;
+    if (ld < 1)
+        ld = 1;
+    int64_t outer = layout == LOOM_ROW_MAJOR ? rows : cols;
+    size_t bytes = (size_t)(outer * ld) * loom_dtype_size(dtype);
+    void *data = malloc(bytes ? bytes : 1);
+    assert_non_null(data);
+    memset(data, 0x5a, bytes);
+    CHECK(loom_dense_init(d, rows, cols, ld, layout, dtype, LOOM_MEMORY_HOST, data));
+}
+
+/* A device matrix of the same shape, layout and ld as host, holding its bytes. */
+static void dense_to_device(const loom_dense *host, loom_dense *dev)
+{
+    loom_dense whole;
+    int64_t outer = host->layout == LOOM_ROW_MAJOR ? host->rows : host->cols;
+    if (host->layout == LOOM_ROW_MAJOR)
+        CHECK(loom_dense_alloc(ctx, &whole, outer, host->ld, LOOM_ROW_MAJOR, host->dtype,
+                               LOOM_MEMORY_DEVICE));
+    else
+        CHECK(loom_dense_alloc(ctx, &whole, host->ld, outer, LOOM_COL_MAJOR, host->dtype,
+                               LOOM_MEMORY_DEVICE));
+    CHECK(loom_dense_init(dev, host->rows, host->cols, host->ld, host->layout, host->dtype,
+                          LOOM_MEMORY_DEVICE, whole.data));
+    /* The padding travels too: copy the whole buffer as one matrix. */
+    loom_dense hw = whole;
+    hw.memory = LOOM_MEMORY_HOST;
+    hw.data = host->data;
+    CHECK(loom_dense_copy(ctx, &hw, &whole));
+}
+
+static void dense_to_host(const loom_dense *dev, loom_dense *host)
+{
+    loom_dense whole = *dev, hw;
+    int64_t outer = dev->layout == LOOM_ROW_MAJOR ? dev->rows : dev->cols;
+    if (dev->layout == LOOM_ROW_MAJOR)
+        whole.rows = outer, whole.cols = dev->ld;
+    else
+        whole.rows = dev->ld, whole.cols = outer;
+    hw = whole;
+    hw.memory = LOOM_MEMORY_HOST;
+    hw.data = host->data;
+    CHECK(loom_dense_copy(ctx, &whole, &hw));
+}
+
+static void run(loom_backend_id backend, const loom_csr *A, const loom_strategy *s, double alpha,
+                const loom_dense *X, double beta, loom_dense *Y, int twice)
+{
+    loom_plan_options opts;
+    loom_plan *plan = NULL;
+    CHECK(loom_plan_options_init(&opts));
+    opts.backend = backend;
+    opts.selector = LOOM_SELECT_FIXED;
+    opts.strategy = *s;
+    CHECK(loom_spmm_plan_create(ctx, &plan, A, X, Y, &opts));
+    CHECK(loom_spmm_execute(plan, alpha, X, beta, Y));
+    if (twice) /* a plan runs many times; the carries must not leak between runs */
+        CHECK(loom_spmm_execute(plan, alpha, X, beta, Y));
+    CHECK(loom_plan_destroy(&plan));
+}
+
+/* One case: reference on the host, CUDA on the device, memcmp of all of Y. */
+static void check_case(const loom_csr *A, const loom_csr *dA, const loom_strategy *s, int64_t n,
+                       loom_layout xl, loom_layout yl, int64_t pad, double alpha, double beta,
+                       uint64_t seed, const char *what)
+{
+    int64_t rows, cols, nnz;
+    loom_dtype dtype;
+    CHECK(loom_csr_info(A, &rows, &cols, &nnz, &dtype, NULL));
+    loom_dense X, Y0, Yref, Y, dX, dY;
+    dense_make(&X, cols, n, xl, dtype, pad);
+    dense_make(&Y0, rows, n, yl, dtype, pad);
+    dense_make(&Yref, rows, n, yl, dtype, pad);
+    dense_make(&Y, rows, n, yl, dtype, pad);
+    dense_poison(&X); /* padding of X is NaN: reading it would show */
+    CHECK(loom_dense_fill_random(&X, seed));
+    if (beta == 0)
+        dense_poison(&Y0);
+    else
+        CHECK(loom_dense_fill_random(&Y0, seed + 1));
+    memcpy(Yref.data, Y0.data, dense_bytes(&Y0));
+    run(LOOM_BACKEND_REFERENCE, A, s, alpha, &X, beta, &Yref, 0);
+
+    dense_to_device(&X, &dX);
+    dense_to_device(&Y0, &dY);
+    run(LOOM_BACKEND_CUDA, dA, s, alpha, &dX, beta, &dY, beta == 0);
+    dense_to_host(&dY, &Y);
+    CHECK(loom_dense_free(ctx, &dX));
+    CHECK(loom_dense_free(ctx, &dY));
+
+    if (memcmp(Y.data, Yref.data, dense_bytes(&Y)) != 0) {
+        char name[128];
+        loom_strategy_format(s, name, sizeof name);
+        loom_compare_result cmp;
+        loom_dense_compare(&Y, &Yref, &cmp);
+        fail_msg("%s: %s %s N=%lld X %s Y %s pad %lld alpha %g beta %g: %lld elements differ "
+                 "(max %llu ulp), first (%lld, %lld): cuda %.17g reference %.17g",
+                 what, name, loom_dtype_name(dtype), (long long)n,
+                 xl == LOOM_ROW_MAJOR ? "RM" : "CM", yl == LOOM_ROW_MAJOR ? "RM" : "CM",
+                 (long long)pad, alpha, beta, (long long)cmp.differing,
+                 (unsigned long long)cmp.max_ulp, (long long)cmp.first_row,
+                 (long long)cmp.first_col, cmp.first_a, cmp.first_b);
+    }
+    cases_run++;
+    free(X.data);
+    free(Y0.data);
+    free(Yref.data);
+    free(Y.data);
+}
+
+/* Every design x every N; lane width, chunk, layouts, padding, alpha/beta
+ * and the speed-only techniques rotate with a counter. */
+static void sweep(const loom_csr *A, const char *what, uint64_t seed)
+{
+    loom_csr *dA = NULL;
+    CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, &dA));
+    const int64_t *ns = quick ? n_quick : n_all;
+    size_t n_count = quick ? COUNT(n_quick) : COUNT(n_all);
+    unsigned k = (unsigned)(seed % 7);
+    for (int design = 0; design < LOOM_DESIGN_COUNT; design++) {
+        for (size_t ni = 0; ni < n_count; ni++, k++) {
+            loom_strategy s;
+            CHECK(loom_strategy_design(design, &s));
+            s.lanes = lane_values[k % COUNT(lane_values)];
+            if (s.kloop == LOOM_K_PR)
+                s.chunk = s.lanes * pr_chunk_multiples[(k / 2) % COUNT(pr_chunk_multiples)];
+            else
+                s.chunk = sr_chunks[(k / 2) % COUNT(sr_chunks)];
+            static const unsigned techs[] = {0, LOOM_TECH_VDL, LOOM_TECH_CSC,
+                                             LOOM_TECH_VDL | LOOM_TECH_CSC};
+            s.techniques = techs[(k / 3) % 4];
+            s.coarsen = (k % 7 == 3) ? (int)(1 + k % 4) : 0;
+            loom_layout xl = (k & 1) ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR;
+            loom_layout yl = (k & 2) ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR;
+            int64_t pad = (k % 3 == 0) ? 3 : (k % 3 == 1) ? 1 : 0;
+            double beta = (k % 4 < 2) ? 0.0 : 0.5;
+            double alpha = (k % 5 == 0) ? -0.75 : 1.5;
+            check_case(A, dA, &s, ns[ni], xl, yl, pad, alpha, beta, seed + k, what);
+        }
+    }
+    CHECK(loom_csr_destroy(&dA));
+}
+
+static void test_unittest_matrices(void **state)
+{
+    (void)state;
+    int read = 0;
+    for (int f = 0; test_unittest_files[f]; f++) {
+        for (int d = 0; d < 2; d++) {
+            loom_csr *A = test_matrix_read(ctx, test_unittest_files[f], (loom_dtype)d);
+            if (!A)
+                fail_msg("cannot read data/unittest/%s: %s", test_unittest_files[f],
+                         loom_last_error());
+            sweep(A, test_unittest_files[f], 100 + (uint64_t)f);
+            loom_csr_destroy(&A);
+            read++;
+            if (quick)
+                break;
+        }
+        if (quick && f >= 2)
+            break;
+    }
+    printf("# %d unit-test matrix/dtype pairs\n", read);
+}
+
+static void test_generated_shapes(void **state)
+{
+    (void)state;
+    for (int shape = 0; shape < SHAPE_COUNT; shape++) {
+        for (int d = 0; d < 2; d++) {
+            if (quick && (shape + d) % 2)
+                continue;
+            loom_csr *A = test_matrix_make(ctx, (test_shape)shape, (loom_dtype)d, 7 + shape);
+            assert_non_null(A);
+            sweep(A, test_shape_name((test_shape)shape), 200 + (uint64_t)shape);
+            loom_csr_destroy(&A);
+        }
+    }
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Random skewed rows: row `long_row` has long_len non-zeros, a fraction of
+ * the rows are empty (runs of them), the rest power-law lengths; values
+ * with full random mantissas, some exact zeros and -0. */
+static loom_csr *skewed_matrix(loom_dtype dtype, int64_t rows, int64_t cols, int64_t long_row,
+                               int64_t long_len, int empty_percent, uint64_t seed)
+{
+    uint64_t st = seed;
+    int64_t *ro = malloc((size_t)(rows + 1) * sizeof *ro);
+    assert_non_null(ro);
+    ro[0] = 0;
+    for (int64_t i = 0; i < rows; i++) {
+        double u = (double)((test_rand(&st) >> 11) + 1) * 0x1.0p-53;
+        int64_t len = (int64_t)(0.7 / (u * u)) % (cols / 4 + 1);
+        if ((int)(test_rand(&st) % 100) < empty_percent || (i / 37) % 5 == 4)
+            len = 0;
+        if (i == long_row)
+            len = long_len;
+        ro[i + 1] = ro[i] + len;
+    }
+    int64_t nnz = ro[rows];
+    int32_t *ci = malloc((size_t)(nnz ? nnz : 1) * sizeof *ci);
+    void *v = malloc((size_t)(nnz ? nnz : 1) * 8);
+    char *used = calloc((size_t)cols, 1);
+    assert_true(ci && v && used);
+    for (int64_t i = 0; i < rows; i++) {
+        int64_t len = ro[i + 1] - ro[i], k = 0;
+        if (len * 2 > cols) {
+            for (int64_t c = 0; c < cols && k < len; c++)
+                if ((int64_t)(test_rand(&st) % (uint64_t)(cols - c)) < len - k)
+                    ci[ro[i] + k++] = (int32_t)c;
+        } else {
+            while (k < len) {
+                int32_t c = (int32_t)(test_rand(&st) % (uint64_t)cols);
+                if (!used[c]) {
+                    used[c] = 1;
+                    ci[ro[i] + k++] = c;
+                }
+            }
+            for (int64_t j = ro[i]; j < ro[i + 1]; j++)
+                used[ci[j]] = 0;
+            qsort(ci + ro[i], (size_t)len, sizeof *ci, cmp_i32);
+        }
+    }
+    for (int64_t j = 0; j < nnz; j++) {
+        uint64_t r = test_rand(&st);
+        double x = (double)(r >> 11) * 0x1.0p-52 - 1.0;
+        if (r % 97 == 0)
+            x = 0.0;
+        else if (r % 89 == 0)
+            x = -0.0;
+        if (dtype == LOOM_F32)
+            ((float *)v)[j] = (float)x;
+        else
+            ((double *)v)[j] = x;
+    }
+    loom_csr *A = NULL;
+    CHECK(loom_csr_create(ctx, &A, rows, cols, nnz, dtype, ro, ci, v));
+    free(ro);
+    free(ci);
+    free(v);
+    free(used);
+    return A;
+}
+
+static void test_skewed_random(void **state)
+{
+    (void)state;
+    /* rows, cols, long row, its length, % empty rows */
+    static const int64_t shapes[][5] = {
+        {2000, 6000, 17, 5000, 60}, {1500, 1200, 1499, 1200, 20}, {3000, 150, 0, 150, 40}};
+    for (size_t m = 0; m < COUNT(shapes); m++) {
+        for (int d = 0; d < 2; d++) {
+            if (quick && d != (int)(m % 2))
+                continue;
+            loom_csr *A = skewed_matrix((loom_dtype)d, shapes[m][0], shapes[m][1], shapes[m][2],
+                                        shapes[m][3], (int)shapes[m][4], 31 + m);
+            char what[96];
+            snprintf(what, sizeof what, "skewed %lldx%lld (row %lld: %lld non-zeros)",
+                     (long long)shapes[m][0], (long long)shapes[m][1], (long long)shapes[m][2],
+                     (long long)shapes[m][3]);
+            sweep(A, what, 300 + m);
+            loom_csr_destroy(&A);
+        }
+    }
+}
+
+/* No non-zeros at all, under every design. */
+static void test_empty_matrix(void **state)
+{
+    (void)state;
+    int64_t ro[6] = {0, 0, 0, 0, 0, 0};
+    int32_t ci[1] = {0};
+    float v[1] = {0};
+    loom_csr *A = NULL, *dA = NULL;
+    CHECK(loom_csr_create(ctx, &A, 5, 4, 0, LOOM_F32, ro, ci, v));
+    CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, &dA));
+    for (int design = 0; design < LOOM_DESIGN_COUNT; design++) {
+        loom_strategy s;
+        CHECK(loom_strategy_design(design, &s));
+        check_case(A, dA, &s, 3, LOOM_ROW_MAJOR, LOOM_ROW_MAJOR, 0, 1.0, 0.0, 5, "empty");
+        check_case(A, dA, &s, 1, LOOM_COL_MAJOR, LOOM_ROW_MAJOR, 1, 2.0, -1.0, 6, "empty");
+    }
+    loom_csr_destroy(&dA);
+    loom_csr_destroy(&A);
+}
+
+/* A plan on a non-default stream; the copies back see its results. */
+static void test_stream(void **state)
+{
+    (void)state;
+    cudaStream_t stream;
+    assert_int_equal(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+    CHECK(loom_context_set_stream(ctx, stream));
+    loom_csr *A = skewed_matrix(LOOM_F32, 700, 900, 3, 800, 30, 91);
+    for (int design = 0; design < LOOM_DESIGN_COUNT; design++) {
+        loom_strategy s;
+        CHECK(loom_strategy_design(design, &s));
+        loom_csr *dA = NULL;
+        CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, &dA));
+        loom_dense X, Y, Yref, dX, dY;
+        dense_make(&X, 900, 5, LOOM_ROW_MAJOR, LOOM_F32, 0);
+        dense_make(&Y, 700, 5, LOOM_ROW_MAJOR, LOOM_F32, 0);
+        dense_make(&Yref, 700, 5, LOOM_ROW_MAJOR, LOOM_F32, 0);
+        CHECK(loom_dense_fill_random(&X, 3));
+        dense_poison(&Y);
+        dense_poison(&Yref);
+        run(LOOM_BACKEND_REFERENCE, A, &s, 1.0, &X, 0.0, &Yref, 0);
+        dense_to_device(&X, &dX);
+        dense_to_device(&Y, &dY);
+        run(LOOM_BACKEND_CUDA, dA, &s, 1.0, &dX, 0.0, &dY, 1);
+        assert_int_equal(cudaStreamSynchronize(stream), cudaSuccess);
+        dense_to_host(&dY, &Y);
+        assert_memory_equal(Y.data, Yref.data, dense_bytes(&Y));
+        CHECK(loom_dense_free(ctx, &dX));
+        CHECK(loom_dense_free(ctx, &dY));
+        free(X.data);
+        free(Y.data);
+        free(Yref.data);
+        loom_csr_destroy(&dA);
+        cases_run++;
+    }
+    loom_csr_destroy(&A);
+    CHECK(loom_context_set_stream(ctx, NULL));
+    assert_int_equal(cudaStreamDestroy(stream), cudaSuccess);
+}
+
+/* CUDA errors come back as loom statuses carrying CUDA's message; host
+ * operands are refused with a hint; nothing is left allocated. */
+static void test_errors(void **state)
+{
+    (void)state;
+    loom_dense huge;
+    loom_status st = loom_dense_alloc(ctx, &huge, (int64_t)1 << 40, 64, LOOM_ROW_MAJOR, LOOM_F64,
+                                      LOOM_MEMORY_DEVICE);
+    assert_int_equal(st, LOOM_ERR_OUT_OF_MEMORY);
+    printf("# out of device memory: %s\n", loom_last_error());
+    assert_non_null(strstr(loom_last_error(), "cuda"));
+
+    loom_csr *A = skewed_matrix(LOOM_F64, 50, 40, 1, 30, 10, 5);
+    loom_dense X, Y;
+    dense_make(&X, 40, 2, LOOM_ROW_MAJOR, LOOM_F64, 0);
+    dense_make(&Y, 50, 2, LOOM_ROW_MAJOR, LOOM_F64, 0);
+    loom_plan_options opts;
+    loom_plan *plan = NULL;
+    CHECK(loom_plan_options_init(&opts));
+    opts.backend = LOOM_BACKEND_CUDA;
+    st = loom_spmm_plan_create(ctx, &plan, A, &X, &Y, &opts);
+    assert_int_equal(st, LOOM_ERR_NOT_SUPPORTED);
+    printf("# host operands on the cuda backend: %s\n", loom_last_error());
+    assert_null(plan);
+    free(X.data);
+    free(Y.data);
+    loom_csr_destroy(&A);
+
+    size_t free_bytes = 0, total = 0;
+    assert_int_equal(cudaMemGetInfo(&free_bytes, &total), cudaSuccess);
+    printf("# device memory free at the end: %.1f MiB of %.1f MiB\n", free_bytes / 1048576.0,
+           total / 1048576.0);
+}
+
+int main(void)
+{
+    if (loom_backend_available(LOOM_BACKEND_CUDA) != LOOM_SUCCESS) {
+        printf("SKIP: no CUDA device: %s\n", loom_last_error());
+        return 77;
+    }
+    quick = getenv("LOOM_CUDA_TEST_QUICK") && atoi(getenv("LOOM_CUDA_TEST_QUICK")) != 0;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_empty_matrix),
+        cmocka_unit_test(test_stream),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_skewed_random),
+        cmocka_unit_test(test_generated_shapes),
+        cmocka_unit_test(test_unittest_matrices),
+    };
+    printf("# cuda backend against the reference%s\n", quick ? " (quick subset)" : "");
+    int failed = cmocka_run_group_tests(tests, setup, teardown);
+    printf("# %ld cuda runs compared with the reference bit for bit\n", cases_run);
+    return failed ? 1 : 0;
+}

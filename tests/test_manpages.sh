@@ -1,0 +1,158 @@
+#!/bin/sh
+# test_manpages.sh - every public function has a man page, and every page
+# renders without warnings.
+#
+# Fails when
+#   - a function declared with LOOM_API in include/loom.h (or include/loom/*.h)
+#     has no man/man3/<name>.3;
+#   - a page in man/man*/ draws a warning from `groff -man -ww` or from
+#     `man --warnings -l` (structure only when groff is not installed: .TH and
+#     a NAME section);
+#   - a ".so" page points to a page that does not exist;
+#   - a cross-reference to section 3 or 7 (".BR name (3)") names no page;
+#   - a section 3 or 7 page is missing from man/local.mk (it would be left
+#     out of the tarball and of `make install`), or local.mk lists a page
+#     that does not exist.
+#
+# Run by `make check` (Automake exports srcdir), or by hand:
+#   srcdir=/path/to/loom sh tests/test_manpages.sh
+# It only reads $srcdir, so it works in VPATH builds and `make distcheck`.
+
+LC_ALL=C
+export LC_ALL
+# man(1) must not page, ask the terminal for its width, or cache.
+MANPAGER=cat
+PAGER=cat
+MANWIDTH=80
+export MANPAGER PAGER MANWIDTH
+
+if [ -z "${srcdir:-}" ]; then
+    srcdir=$(dirname "$0")/..
+fi
+mandir=$srcdir/man
+failures=0
+
+fail() {
+    echo "FAIL: $*"
+    failures=$((failures + 1))
+}
+
+if [ ! -f "$srcdir/include/loom.h" ] || [ ! -d "$mandir/man3" ]; then
+    echo "test_manpages: cannot find include/loom.h and man/man3 under srcdir=$srcdir" >&2
+    exit 99 # a hard error: the test itself is misconfigured
+fi
+
+# ------------------------------------------------- functions without a page
+
+# The names of the functions declared LOOM_API: drop preprocessor lines (the
+# definition of LOOM_API itself) and comments, join the declarations onto one
+# line, then take the identifier before the first "(" of each declaration.
+public_functions() {
+    for header in "$srcdir/include/loom.h" "$srcdir"/include/loom/*.h; do
+        [ -f "$header" ] && cat "$header"
+    done |
+        awk '{
+            line = $0; out = ""
+            while (line != "") {
+                if (in_comment) {
+                    i = index(line, "*/")
+                    if (i == 0) line = ""
+                    else { line = substr(line, i + 2); in_comment = 0 }
+                } else {
+                    i = index(line, "/*"); j = index(line, "//")
+                    if (j > 0 && (i == 0 || j < i)) { out = out substr(line, 1, j - 1); line = "" }
+                    else if (i > 0) { out = out substr(line, 1, i - 1) " "; line = substr(line, i + 2); in_comment = 1 }
+                    else { out = out line; line = "" }
+                }
+            }
+            print out
+        }' |
+        grep -v '^[[:space:]]*#' |
+        tr '\n' ' ' |
+        grep -o 'LOOM_API[[:space:]][^;{}(]*(' |
+        sed -e 's/[[:space:]]*($//' -e 's/.*[^A-Za-z0-9_]//' |
+        sort -u
+}
+
+functions=$(public_functions)
+if [ -z "$functions" ]; then
+    fail "found no LOOM_API declarations in include/loom.h (is the parser broken?)"
+fi
+count=0
+for name in $functions; do
+    count=$((count + 1))
+    [ -f "$mandir/man3/$name.3" ] || fail "$name is declared LOOM_API but man/man3/$name.3 does not exist"
+done
+echo "checked $count public functions for a man3 page"
+
+# ------------------------------------------------------------ the pages
+
+have_groff=no
+command -v groff >/dev/null 2>&1 && have_groff=yes
+have_man=no
+if command -v man >/dev/null 2>&1 && man --help 2>&1 | grep -q -- '--warnings'; then
+    have_man=yes # man-db: knows --warnings and -l
+fi
+[ $have_groff = yes ] || echo "groff not found: checking the structure of the pages only"
+[ $have_man = yes ] || echo "man-db's man not found: skipping the man --warnings check"
+
+# References to loom's own pages in sections 3 and 7: ".BR loom_x (3)" or
+# "\fBloom_x\fP(3)" (a "\-" in a name is a hyphen).  Other projects' pages,
+# and loom(1) and loom-model(5), which other people write, are not checked.
+references() {
+    sed -e 's/\\-/-/g' "$1" |
+        sed -n -e 's/^\.BR \(loom[A-Za-z0-9_-]*\) (\([37]\)).*/\1.\2/p' \
+               -e 's/.*\\fB\(loom[A-Za-z0-9_-]*\)\\f[PR](\([37]\)).*/\1.\2/p'
+}
+
+pages=0
+for page in "$mandir"/man*/*.[1-9]; do
+    [ -f "$page" ] || continue
+    pages=$((pages + 1))
+    section_dir=$(basename "$(dirname "$page")")
+    rel=$section_dir/$(basename "$page")
+
+    # A ".so" page is an alias; its target must exist (paths are relative
+    # to the top of the man tree, as man(1) resolves them).
+    target=$(sed -n 's/^\.so[[:space:]]\{1,\}//p' "$page" | head -n 1)
+    if [ -n "$target" ]; then
+        [ -f "$mandir/$target" ] || fail "$rel: .so $target: no such page"
+    else
+        grep -q '^\.TH ' "$page" || fail "$rel: no .TH line"
+        grep -q '^\.SH NAME' "$page" || fail "$rel: no NAME section"
+        grep -q '^\.SH SEE ALSO' "$page" || fail "$rel: no SEE ALSO section"
+        for ref in $(references "$page"); do
+            ref_section=${ref##*.}
+            [ -f "$mandir/man$ref_section/$ref" ] || fail "$rel: refers to ${ref%.*}($ref_section), which has no page"
+        done
+    fi
+
+    # Render from the top of the man tree so that .so requests resolve.
+    if [ $have_groff = yes ]; then
+        out=$(cd "$mandir" && groff -man -Tutf8 -ww -z "$rel" 2>&1)
+        [ -z "$out" ] || fail "$rel: groff -man -ww: $out"
+    fi
+    if [ $have_man = yes ]; then
+        out=$(cd "$mandir" && man --warnings -l "$rel" 2>&1 >/dev/null)
+        [ -z "$out" ] || fail "$rel: man --warnings: $out"
+    fi
+done
+echo "checked $pages pages"
+
+# ------------------------------------------------------------ man/local.mk
+
+listed=$(sed -n 's,.*\(man/man[37]/[A-Za-z0-9_.-]*\.[37]\).*,\1,p' "$mandir/local.mk" | sort -u)
+for path in $listed; do
+    [ -f "$srcdir/$path" ] || fail "man/local.mk lists $path, which does not exist"
+done
+for page in "$mandir"/man3/*.3 "$mandir"/man7/*.7; do
+    [ -f "$page" ] || continue
+    path=man/$(basename "$(dirname "$page")")/$(basename "$page")
+    echo "$listed" | grep -qx "$path" || fail "$path is not listed in man/local.mk"
+done
+
+if [ $failures -ne 0 ]; then
+    echo "$failures problem(s) found"
+    exit 1
+fi
+exit 0

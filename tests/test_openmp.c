@@ -1,0 +1,376 @@
+/*
+ * test_openmp.c - the OpenMP backend against the reference, bit for bit.
+ *
+ * For every design, both dtypes, several N, lane widths, chunk sizes,
+ * layouts (ld > cols too), beta == 0 (Y poisoned with NaN, which must never
+ * be read) and beta != 0, each case runs once on the reference and then on
+ * the OpenMP backend with 1 thread and with 2, 3 or 7 (in turn); the whole Y buffer,
+ * padding included, must be memcmp-equal.  Matrices: the real unit-test
+ * files of data/unittest, the generated shapes of test_matrices.c, and
+ * larger random matrices of skewed row lengths (long rows across many EB
+ * chunks, empty rows).
+ *
+ * The program runs once per instruction set the CPU has (it re-runs itself
+ * with LOOM_OMP_ISA=avx2 and =generic), so the portable path is checked on
+ * an AVX machine too.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "oracle.h"
+#include "test_matrices.h"
+
+#define CHECK(call)                                                                              \
+    do {                                                                                         \
+        loom_status st_ = (call);                                                                \
+        if (st_ != LOOM_SUCCESS)                                                                 \
+            fail_msg("%s: %s (%s)", #call, loom_strerror(st_), loom_last_error());               \
+    } while (0)
+
+static loom_context *ctx;
+
+static const int thread_counts[] = {1, 2, 3, 7};
+static const int64_t n_values[] = {1, 2, 3, 4, 7, 8, 16, 17, 33, 64};
+static const int lane_values[] = {2, 4, 8, 16, 32};
+static const int64_t sr_chunks[] = {1, 7, 64, 256, 1000};
+static const int64_t pr_chunk_multiples[] = {1, 3, 8, 37};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static int setup(void **state)
+{
+    (void)state;
+    return loom_context_create(&ctx) == LOOM_SUCCESS ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return loom_context_destroy(&ctx) == LOOM_SUCCESS ? 0 : -1;
+}
+
+static size_t dense_bytes(const loom_dense *d)
+{
+    int64_t outer = d->layout == LOOM_ROW_MAJOR ? d->rows : d->cols;
+    return (size_t)(outer * d->ld) * loom_dtype_size(d->dtype);
+}
+
+/* A host dense matrix with ld = inner size + pad, every byte set. */
+static void dense_make(loom_dense *d, int64_t rows, int64_t cols, loom_layout layout,
+                       loom_dtype dtype, int64_t pad)
+{
+    int64_t ld = (layout == LOOM_ROW_MAJOR ? cols : rows) + pad;
+    if (ld < 1)
+        ld = 1;
+    int64_t outer = layout == LOOM_ROW_MAJOR ? rows : cols;
+    size_t bytes = (size_t)(outer * ld) * loom_dtype_size(dtype);
+    void *data = malloc(bytes ? bytes : 1);
+    assert_non_null(data);
+    memset(data, 0x5a, bytes);
+    CHECK(loom_dense_init(d, rows, cols, ld, layout, dtype, LOOM_MEMORY_HOST, data));
+}
+
+static void run(loom_backend_id backend, int threads, const loom_csr *A, const loom_strategy *s,
+                double alpha, const loom_dense *X, double beta, loom_dense *Y)
+{
+    loom_plan_options opts;
+    loom_plan *plan = NULL;
+    CHECK(loom_plan_options_init(&opts));
+    opts.backend = backend;
+    opts.selector = LOOM_SELECT_FIXED;
+    opts.strategy = *s;
+    CHECK(loom_context_set_threads(ctx, threads));
+    CHECK(loom_spmm_plan_create(ctx, &plan, A, X, Y, &opts));
+    CHECK(loom_spmm_execute(plan, alpha, X, beta, Y));
+    /* A plan runs many times: a second execution must give the same bits. */
+    if (beta == 0)
+        CHECK(loom_spmm_execute(plan, alpha, X, beta, Y));
+    CHECK(loom_plan_destroy(&plan));
+}
+
+static long cases_run;
+
+/* One case: the reference once, then the OpenMP backend at every thread
+ * count, all memcmp-equal (Y's padding included). */
+static void check_case(const loom_csr *A, const loom_strategy *s, int64_t n, loom_layout xl,
+                       loom_layout yl, int64_t pad, double alpha, double beta, uint64_t seed,
+                       const char *what)
+{
+    int64_t rows, cols, nnz;
+    loom_dtype dtype;
+    CHECK(loom_csr_info(A, &rows, &cols, &nnz, &dtype, NULL));
+    loom_dense X, Y0, Yref, Y;
+    dense_make(&X, cols, n, xl, dtype, pad);
+    dense_make(&Y0, rows, n, yl, dtype, pad);
+    dense_make(&Yref, rows, n, yl, dtype, pad);
+    dense_make(&Y, rows, n, yl, dtype, pad);
+    CHECK(loom_dense_fill_random(&X, seed));
+    if (beta == 0)
+        dense_poison(&Y0);
+    else
+        CHECK(loom_dense_fill_random(&Y0, seed + 1));
+    memcpy(Yref.data, Y0.data, dense_bytes(&Y0));
+    run(LOOM_BACKEND_REFERENCE, 1, A, s, alpha, &X, beta, &Yref);
+
+    char name[128];
+    loom_strategy_format(s, name, sizeof name);
+    /* One thread, then one of the larger counts in turn (every count meets
+     * every design over a sweep, at half the cost of all four each time). */
+    static unsigned turn;
+    const int counts[2] = {thread_counts[0], thread_counts[1 + turn++ % (COUNT(thread_counts) - 1)]};
+    for (size_t t = 0; t < 2; t++) {
+        memcpy(Y.data, Y0.data, dense_bytes(&Y0));
+        run(LOOM_BACKEND_OPENMP, counts[t], A, s, alpha, &X, beta, &Y);
+        if (memcmp(Y.data, Yref.data, dense_bytes(&Y)) != 0) {
+            loom_compare_result cmp;
+            loom_dense_compare(&Y, &Yref, &cmp);
+            fail_msg("%s: %s %s N=%lld X %s Y %s pad %lld beta %g threads %d: %lld elements "
+                     "differ, first (%lld, %lld): openmp %.17g reference %.17g",
+                     what, name, loom_dtype_name(dtype), (long long)n,
+                     xl == LOOM_ROW_MAJOR ? "RM" : "CM", yl == LOOM_ROW_MAJOR ? "RM" : "CM",
+                     (long long)pad, beta, counts[t], (long long)cmp.differing,
+                     (long long)cmp.first_row, (long long)cmp.first_col, cmp.first_a, cmp.first_b);
+        }
+        cases_run++;
+    }
+    free(X.data);
+    free(Y0.data);
+    free(Yref.data);
+    free(Y.data);
+}
+
+/* Every design x every N, the other parameters rotating with a counter so
+ * that each lane width, chunk, layout pair, padding and beta appear often. */
+static void sweep(const loom_csr *A, const char *what, uint64_t seed)
+{
+    unsigned k = (unsigned)(seed % 7);
+    for (int design = 0; design < LOOM_DESIGN_COUNT; design++) {
+        for (size_t ni = 0; ni < COUNT(n_values); ni++, k++) {
+            /* The re-runs for the lower instruction sets take every other N. */
+            if (getenv("LOOM_OMP_ISA") && (ni + (size_t)design) % 2)
+                continue;
+            loom_strategy s;
+            CHECK(loom_strategy_design(design, &s));
+            s.lanes = lane_values[k % COUNT(lane_values)];
+            if (s.kloop == LOOM_K_PR)
+                s.chunk = s.lanes * pr_chunk_multiples[(k / 2) % COUNT(pr_chunk_multiples)];
+            else
+                s.chunk = sr_chunks[(k / 2) % COUNT(sr_chunks)];
+            loom_layout xl = (k & 1) ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR;
+            loom_layout yl = (k & 2) ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR;
+            int64_t pad = (k % 3 == 0) ? 3 : 0;
+            double beta = (k % 4 < 2) ? 0.0 : 0.5;
+            double alpha = (k % 5 == 0) ? -0.75 : 1.5;
+            check_case(A, &s, n_values[ni], xl, yl, pad, alpha, beta, seed + k, what);
+        }
+    }
+}
+
+static void test_unittest_matrices(void **state)
+{
+    (void)state;
+    for (int f = 0; test_unittest_files[f]; f++) {
+        for (int d = 0; d < 2; d++) {
+            loom_csr *A = test_matrix_read(ctx, test_unittest_files[f], (loom_dtype)d);
+            if (!A)
+                fail_msg("cannot read data/unittest/%s", test_unittest_files[f]);
+            sweep(A, test_unittest_files[f], 100 + (uint64_t)f);
+            loom_csr_destroy(&A);
+        }
+    }
+}
+
+static void test_generated_shapes(void **state)
+{
+    (void)state;
+    for (int shape = 0; shape < SHAPE_COUNT; shape++) {
+        for (int d = 0; d < 2; d++) {
+            loom_csr *A = test_matrix_make(ctx, (test_shape)shape, (loom_dtype)d, 7 + shape);
+            assert_non_null(A);
+            sweep(A, test_shape_name((test_shape)shape), 200 + (uint64_t)shape);
+            loom_csr_destroy(&A);
+        }
+    }
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Rows whose lengths follow a steep power law (a few rows of thousands of
+ * non-zeros that cross many EB chunks, many of 0-3), runs of empty rows,
+ * and values with full random mantissas, some exact zeros and -0. */
+static loom_csr *skewed_matrix(loom_dtype dtype, int64_t rows, int64_t cols, uint64_t seed)
+{
+    uint64_t st = seed;
+    int64_t *ro = malloc((size_t)(rows + 1) * sizeof *ro);
+    assert_non_null(ro);
+    ro[0] = 0;
+    for (int64_t i = 0; i < rows; i++) {
+        double u = (double)((test_rand(&st) >> 11) + 1) * 0x1.0p-53;
+        int64_t len = (int64_t)(0.7 / (u * u)) % (cols + 1);
+        if ((i / 37) % 5 == 4)
+            len = 0; /* runs of empty rows */
+        ro[i + 1] = ro[i] + len;
+    }
+    int64_t nnz = ro[rows];
+    int32_t *ci = malloc((size_t)(nnz ? nnz : 1) * sizeof *ci);
+    void *v = malloc((size_t)(nnz ? nnz : 1) * 8);
+    char *used = calloc((size_t)cols, 1);
+    assert_true(ci && v && used);
+    for (int64_t i = 0; i < rows; i++) {
+        int64_t len = ro[i + 1] - ro[i], k = 0;
+        if (len * 2 > cols) { /* dense-ish: every column with probability */
+            for (int64_t c = 0; c < cols && k < len; c++)
+                if ((int64_t)(test_rand(&st) % (uint64_t)(cols - c)) < len - k)
+                    ci[ro[i] + k++] = (int32_t)c;
+        } else {
+            while (k < len) {
+                int32_t c = (int32_t)(test_rand(&st) % (uint64_t)cols);
+                if (!used[c]) {
+                    used[c] = 1;
+                    ci[ro[i] + k++] = c;
+                }
+            }
+            for (int64_t j = ro[i]; j < ro[i + 1]; j++)
+                used[ci[j]] = 0;
+            qsort(ci + ro[i], (size_t)len, sizeof *ci, cmp_i32);
+        }
+    }
+    for (int64_t j = 0; j < nnz; j++) {
+        uint64_t r = test_rand(&st);
+        double x = (double)(r >> 11) * 0x1.0p-52 - 1.0;
+        if (r % 97 == 0)
+            x = 0.0;
+        else if (r % 89 == 0)
+            x = -0.0;
+        if (dtype == LOOM_F32)
+            ((float *)v)[j] = (float)x;
+        else
+            ((double *)v)[j] = x;
+    }
+    loom_csr *A = NULL;
+    CHECK(loom_csr_create(ctx, &A, rows, cols, nnz, dtype, ro, ci, v));
+    free(ro);
+    free(ci);
+    free(v);
+    free(used);
+    return A;
+}
+
+static void test_skewed_random(void **state)
+{
+    (void)state;
+    static const int64_t shapes[][2] = {{1500, 1200}, {400, 3000}, {3000, 150}};
+    for (size_t m = 0; m < COUNT(shapes); m++) {
+        for (int d = 0; d < 2; d++) {
+            loom_csr *A = skewed_matrix((loom_dtype)d, shapes[m][0], shapes[m][1], 31 + m);
+            char what[64];
+            snprintf(what, sizeof what, "skewed %lldx%lld", (long long)shapes[m][0],
+                     (long long)shapes[m][1]);
+            sweep(A, what, 300 + m);
+            loom_csr_destroy(&A);
+        }
+    }
+}
+
+/* Threads chosen by the backend (0 = one per physical core), and N = 0
+ * rows/cols edge: a matrix with no non-zeros under EB. */
+static void test_auto_threads_and_empty(void **state)
+{
+    (void)state;
+    int64_t ro[6] = {0, 0, 0, 0, 0, 0};
+    int32_t ci[1] = {0};
+    float v[1] = {0};
+    loom_csr *A = NULL;
+    CHECK(loom_csr_create(ctx, &A, 5, 4, 0, LOOM_F32, ro, ci, v));
+    for (int design = 0; design < LOOM_DESIGN_COUNT; design++) {
+        loom_strategy s;
+        CHECK(loom_strategy_design(design, &s));
+        check_case(A, &s, 3, LOOM_ROW_MAJOR, LOOM_ROW_MAJOR, 0, 1.0, 0.0, 5, "empty");
+        check_case(A, &s, 1, LOOM_COL_MAJOR, LOOM_ROW_MAJOR, 1, 2.0, -1.0, 6, "empty");
+    }
+    loom_csr_destroy(&A);
+
+    A = skewed_matrix(LOOM_F64, 500, 700, 77);
+    loom_strategy s;
+    CHECK(loom_strategy_design(5, &s));
+    loom_dense X, Y, Yref;
+    dense_make(&X, 700, 9, LOOM_ROW_MAJOR, LOOM_F64, 0);
+    dense_make(&Y, 500, 9, LOOM_ROW_MAJOR, LOOM_F64, 0);
+    dense_make(&Yref, 500, 9, LOOM_ROW_MAJOR, LOOM_F64, 0);
+    CHECK(loom_dense_fill_random(&X, 1));
+    dense_poison(&Y);
+    dense_poison(&Yref);
+    run(LOOM_BACKEND_REFERENCE, 1, A, &s, 1.0, &X, 0.0, &Yref);
+    run(LOOM_BACKEND_OPENMP, 0, A, &s, 1.0, &X, 0.0, &Y);
+    assert_memory_equal(Y.data, Yref.data, dense_bytes(&Y));
+    free(X.data);
+    free(Y.data);
+    free(Yref.data);
+    loom_csr_destroy(&A);
+}
+
+/* Run this program again with LOOM_OMP_ISA set; the child's status. */
+static int rerun_with_isa(const char *self, const char *isa)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0)
+        return 1;
+    if (pid == 0) {
+        setenv("LOOM_OMP_ISA", isa, 1);
+        execl(self, self, (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    if (waitpid(pid, &status, 0) < 0)
+        return 1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    /* Thread counts above the core count (7 on a 2-core machine) crawl when
+     * idle OpenMP threads spin; the runtime reads this only at start-up. */
+    if (!getenv("OMP_WAIT_POLICY")) {
+        setenv("OMP_WAIT_POLICY", "passive", 1);
+        execv("/proc/self/exe", argv);
+    }
+    if (loom_backend_available(LOOM_BACKEND_OPENMP) != LOOM_SUCCESS) {
+        printf("openmp backend not available: %s\n", loom_last_error());
+        return 77;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_unittest_matrices),
+        cmocka_unit_test(test_generated_shapes),
+        cmocka_unit_test(test_skewed_random),
+        cmocka_unit_test(test_auto_threads_and_empty),
+    };
+    const char *isa = getenv("LOOM_OMP_ISA");
+    printf("# kernels: %s\n", isa ? isa : "best for this CPU");
+    int failed = cmocka_run_group_tests(tests, setup, teardown);
+    printf("# %ld openmp runs compared with the reference\n", cases_run);
+    if (!isa) {
+        /* The lower paths this CPU can also run (the child's choice can only
+         * go down from the best, see omp_topology.c). */
+        __builtin_cpu_init();
+        if (__builtin_cpu_supports("avx512f"))
+            failed |= rerun_with_isa(argv[0], "avx2");
+        failed |= rerun_with_isa(argv[0], "generic");
+    }
+    return failed ? 1 : 0;
+}
