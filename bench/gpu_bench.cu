@@ -15,6 +15,7 @@
  *
  * Usage: gpu_bench [--data DIR] [--rmat LIST] [--n LIST] [--dtypes f32,f64]
  *                  [--max-n-large N] [--out PREFIX] [--limit K] [--budget-ms MS]
+ *                  [--only NAME,NAME..]  (real matrices whose file name holds one)
  */
 #include <cuda_runtime.h>
 #include <cusparse.h>
@@ -61,6 +62,7 @@ struct options {
     int max_n_large = 64;   /* N limit for R-MAT of 1e8 non-zeros (time and memory) */
     std::string out = "gpu_bench";
     int limit = 0;          /* only the first K real matrices (0: all) */
+    std::vector<std::string> only; /* only the real matrices whose name holds one of these */
     double budget_ms = 60;  /* timed runs per figure: about this long, 5..50 runs */
 };
 
@@ -329,8 +331,16 @@ static std::vector<std::string> loom_candidates(int n)
 {
     std::vector<std::string> c = {"rb-rm-sr:vdl,csc", "eb-rm-sr:chunk=32,vdl,csc",
                                   "eb-rm-sr:chunk=128,vdl,csc"};
-    if (n > 1)
+    if (n > 1 && n < 16)
         c.push_back("rb-cm-sr:vdl,csc");
+    if (n >= 8) {
+        /* The wide SR walk with 1 and 2 columns per lane (more lanes per
+         * row or chunk) and a longer EB chunk (shorter fix-up chains). */
+        c.push_back("rb-rm-sr:coarsen=1,csc");
+        c.push_back("rb-rm-sr:coarsen=2,csc");
+        c.push_back("eb-rm-sr:chunk=256,vdl,csc");
+        c.push_back("eb-rm-sr:chunk=128,coarsen=1,csc");
+    }
     if (n <= 64) {
         for (int w : {2, 4, 8, 16, 32})
             c.push_back("rb-rm-pr:lanes=" + std::to_string(w) + ",vdl");
@@ -341,6 +351,10 @@ static std::vector<std::string> loom_candidates(int n)
     }
     if (n > 1 && n <= 16)
         c.push_back("rb-cm-pr:lanes=8,vdl");
+    if (n <= 4) { /* EB + PR around the chunk that wins on skewed matrices */
+        c.push_back("eb-rm-pr:chunk=128,lanes=32,vdl");
+        c.push_back("eb-rm-pr:chunk=512,lanes=32,vdl");
+    }
     return c;
 }
 
@@ -523,6 +537,7 @@ int main(int argc, char **argv)
         else if (a == "--out") o.out = v, i++;
         else if (a == "--limit") o.limit = atoi(v), i++;
         else if (a == "--budget-ms") o.budget_ms = atof(v), i++;
+        else if (a == "--only") { o.only = split(v); i++; }
         else { fprintf(stderr, "usage: see the comment at the top of gpu_bench.cu\n"); return 2; }
     }
     if (loom_backend_available(LOOM_BACKEND_CUDA) != LOOM_SUCCESS) {
@@ -566,6 +581,16 @@ int main(int argc, char **argv)
     } else {
         printf("# no real matrices: %s is absent\n", o.data.c_str());
     }
+    if (!o.only.empty()) { /* --only: matrices whose name holds one of these */
+        std::vector<std::string> kept;
+        for (const std::string &f : files)
+            for (const std::string &w : o.only)
+                if (f.find(w) != std::string::npos) {
+                    kept.push_back(f);
+                    break;
+                }
+        files = kept;
+    }
     std::sort(files.begin(), files.end());
     if (o.limit > 0 && (int)files.size() > o.limit)
         files.resize(o.limit);
@@ -588,6 +613,8 @@ int main(int argc, char **argv)
         }
     }
     printf("\n# geometric mean speedup of the best loom design over the best cuSPARSE algorithm\n");
+    printf("# (loom: the fastest bit-exact design per matrix, N and dtype, picked by measurement\n"
+           "#  among the candidates above; cuSPARSE: its fastest algorithm per case)\n");
     printf("# f32, all N: x%.3f over %zu cases (target >= 1.3)\n", geo(tot.f32_all), tot.f32_all.size());
     printf("# f32, N <= 4: x%.3f over %zu cases (target >= 1.5)\n", geo(tot.f32_small), tot.f32_small.size());
     printf("# f32, lowest: x%.3f at %s (target >= 0.8)\n", tot.f32_min, tot.f32_min_at.c_str());

@@ -27,3 +27,4 @@ EXTRA_DIST += bench/results/README.md
 .PHONY: bench
 bench: $(bench_programs)
 include $(srcdir)/bench/gpu.mk
+include $(srcdir)/bench/select.mk

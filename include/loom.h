@@ -63,7 +63,9 @@ LOOM_API void loom_version(int *major, int *minor, int *patch);
 
 typedef enum loom_dtype {
     LOOM_F32 = 0,
-    LOOM_F64 = 1
+    LOOM_F64 = 1,
+    LOOM_F16 = 2, /* IEEE binary16, stored as its 16 bits; tensor-core strategies only */
+    LOOM_BF16 = 3 /* bfloat16 (the top half of a float), 16 bits; tensor-core strategies only */
 } loom_dtype;
 
 typedef enum loom_memory {
@@ -168,7 +170,20 @@ LOOM_API loom_status loom_dense_compare(const loom_dense *a, const loom_dense *b
 
 typedef enum loom_mloop { LOOM_M_RB = 0, LOOM_M_EB = 1 } loom_mloop;
 typedef enum loom_nloop { LOOM_N_RM = 0, LOOM_N_CM = 1 } loom_nloop;
-typedef enum loom_kloop { LOOM_K_SR = 0, LOOM_K_PR = 1 } loom_kloop;
+typedef enum loom_kloop {
+    LOOM_K_SR = 0,
+    LOOM_K_PR = 1,
+    LOOM_K_TC = 2 /* tensor cores (TCA-SpMM): row pieces as small matrix products */
+} loom_kloop;
+
+/* Operand precision of a tensor-core strategy (the MMA's input type); the
+ * products accumulate in float.  Part of the arithmetic, like lanes. */
+typedef enum loom_tc_precision {
+    LOOM_TC_NONE = 0, /* not a tensor-core strategy */
+    LOOM_TC_F16 = 1,  /* fp16 operands: mma m16n8k16 or m16n8k8 */
+    LOOM_TC_BF16 = 2, /* bf16 operands: mma m16n8k16 or m16n8k8 */
+    LOOM_TC_TF32 = 3  /* tf32 operands (float input): mma m16n8k8 or m16n8k4 */
+} loom_tc_precision;
 
 /* Techniques change speed, never the arithmetic. */
 #define LOOM_TECH_VDL 0x1u     /* vector loads of dense rows (float2/float4) */
@@ -186,6 +201,10 @@ typedef struct loom_strategy {
     int lanes;           /* PR: lane width, a power of two in 2..32 */
     unsigned techniques; /* LOOM_TECH_* flags */
     int coarsen;         /* output columns per worker; 0 lets the backend choose */
+    /* LOOM_K_TC only: operand precision and MMA depth k (16 or 8 for
+     * F16/BF16, 8 or 4 for TF32).  Text form: rb-rm-tc:f16,k=16. */
+    loom_tc_precision tc_precision;
+    int tc_k;
 } loom_strategy;
 
 LOOM_API loom_status loom_strategy_design(int index, loom_strategy *s);
@@ -251,5 +270,8 @@ LOOM_API loom_status loom_dense_write(const loom_dense *d, const char *path);
 #ifdef __cplusplus
 }
 #endif
+
+/* Dual-side sparsity: the bitmap format, dual-side GEMM, sparse convolution. */
+#include "loom/bitmap.h"
 
 #endif /* LOOM_H */

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include "loom_internal.h"
+#include "tc_round.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -29,20 +30,35 @@ static uint64_t distance(int64_t a, int64_t b)
     return a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
 }
 
+static double as_double(const void *p, loom_dtype dtype);
+
+/* 16-bit formats: sign and magnitude, like the wider ones. */
+static int64_t ordered_16(uint16_t h)
+{
+    return (h & 0x8000) ? -(int64_t)(h & 0x7fff) : (int64_t)h;
+}
+
 static uint64_t ulp_distance(const void *pa, const void *pb, loom_dtype dtype)
 {
-    double a = dtype == LOOM_F32 ? *(const float *)pa : *(const double *)pa;
-    double b = dtype == LOOM_F32 ? *(const float *)pb : *(const double *)pb;
+    double a = as_double(pa, dtype), b = as_double(pb, dtype);
     if (isnan(a) || isnan(b))
         return (isnan(a) && isnan(b)) ? 0 : UINT64_MAX;
     if (dtype == LOOM_F32)
         return distance(ordered_f32((float)a), ordered_f32((float)b));
-    return distance(ordered_f64(a), ordered_f64(b));
+    if (dtype == LOOM_F64)
+        return distance(ordered_f64(a), ordered_f64(b));
+    return distance(ordered_16(*(const uint16_t *)pa), ordered_16(*(const uint16_t *)pb));
 }
 
 static double as_double(const void *p, loom_dtype dtype)
 {
-    return dtype == LOOM_F32 ? (double)*(const float *)p : *(const double *)p;
+    switch (dtype) {
+    case LOOM_F32: return *(const float *)p;
+    case LOOM_F64: return *(const double *)p;
+    case LOOM_F16: return tc_f16_to_f32(*(const uint16_t *)p);
+    case LOOM_BF16: return tc_bf16_to_f32(*(const uint16_t *)p);
+    }
+    return 0;
 }
 
 loom_status loom_dense_compare(const loom_dense *a, const loom_dense *b, loom_compare_result *r)

@@ -43,9 +43,9 @@ static void free_arrays(loom_csr *A)
 
 static loom_status check_dtype(loom_dtype dtype, const char *fn)
 {
-    if (dtype != LOOM_F32 && dtype != LOOM_F64)
-        return loom__error(LOOM_ERR_INVALID_ARGUMENT, "%s: dtype %d is not f32 or f64", fn,
-                           (int)dtype);
+    if (loom_dtype_size(dtype) == 0)
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT, "%s: dtype %d is not f32, f64, f16 or bf16",
+                           fn, (int)dtype);
     return LOOM_SUCCESS;
 }
 

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include "loom_internal.h"
+#include "tc_round.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -37,9 +38,9 @@ loom_status loom__check_dense(const loom_dense *d, const char *what, const char 
     if (d->layout != LOOM_ROW_MAJOR && d->layout != LOOM_COL_MAJOR)
         return loom__error(LOOM_ERR_INVALID_ARGUMENT, "%s: %s has layout %d (not row- or column-major)",
                            fn, what, (int)d->layout);
-    if (d->dtype != LOOM_F32 && d->dtype != LOOM_F64)
-        return loom__error(LOOM_ERR_INVALID_ARGUMENT, "%s: %s has dtype %d (not f32 or f64)", fn,
-                           what, (int)d->dtype);
+    if (loom_dtype_size(d->dtype) == 0)
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT, "%s: %s has dtype %d (not f32, f64, f16 or bf16)",
+                           fn, what, (int)d->dtype);
     if (d->memory != LOOM_MEMORY_HOST && d->memory != LOOM_MEMORY_DEVICE)
         return loom__error(LOOM_ERR_INVALID_ARGUMENT, "%s: %s has memory kind %d", fn, what,
                            (int)d->memory);
@@ -188,10 +189,15 @@ loom_status loom_dense_fill_random(loom_dense *d, uint64_t seed)
              * so the conversion never rounds up to 1. */
             uint64_t bits = splitmix64(&state);
             int64_t k = loom__dense_offset(d, i, j);
+            float f = (float)(bits >> 40) * 0x1.0p-23f - 1.0f;
             if (d->dtype == LOOM_F32)
-                ((float *)d->data)[k] = (float)(bits >> 40) * 0x1.0p-23f - 1.0f;
-            else
+                ((float *)d->data)[k] = f;
+            else if (d->dtype == LOOM_F64)
                 ((double *)d->data)[k] = (double)(bits >> 11) * 0x1.0p-52 - 1.0;
+            else if (d->dtype == LOOM_F16) /* m * 2^-10: exact in fp16's 11 bits */
+                ((uint16_t *)d->data)[k] = tc_f32_to_f16((float)(bits >> 53) * 0x1.0p-10f - 1.0f);
+            else /* m * 2^-7: exact in bfloat16's 8 bits */
+                ((uint16_t *)d->data)[k] = tc_f32_to_bf16((float)(bits >> 57) * 0x1.0p-7f - 1.0f);
         }
     }
     return LOOM_SUCCESS;

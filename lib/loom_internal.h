@@ -72,6 +72,7 @@ struct loom_plan {
 struct loom_backend {
     loom_backend_id id;
     const char *name;
+    bool tensor_cores; /* offers LOOM_K_TC strategies (and f16/bf16 values) */
     /* LOOM_SUCCESS when usable now; otherwise an error with the reason set. */
     loom_status (*probe)(void);
     /* LOOM_SUCCESS when the strategy runs here for this dtype and memory;

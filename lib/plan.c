@@ -135,6 +135,32 @@ static loom_status choose_strategy(loom_plan *p, const loom_plan_options *opts, 
                        (int)opts->selector);
 }
 
+/* Tensor-core strategies and 16-bit values go together, on backends that
+ * have them: f16 values with f16 operands, bf16 with bf16, float with any. */
+static loom_status check_tensor_cores(const loom_plan *p)
+{
+    const loom_strategy *s = &p->strategy;
+    bool half = p->dtype == LOOM_F16 || p->dtype == LOOM_BF16;
+    if (s->kloop != LOOM_K_TC) {
+        if (half)
+            return loom__error(LOOM_ERR_NOT_SUPPORTED,
+                               "%s values run only with tensor-core strategies (rb-rm-tc:f16, ...)",
+                               loom_dtype_name(p->dtype));
+        return LOOM_SUCCESS;
+    }
+    if (!p->backend->tensor_cores)
+        return loom__error(LOOM_ERR_NOT_SUPPORTED,
+                           "backend %s has no tensor-core strategies (the reference and cuda do)",
+                           p->backend->name);
+    if (p->dtype == LOOM_F64 || (p->dtype == LOOM_F16 && s->tc_precision != LOOM_TC_F16) ||
+        (p->dtype == LOOM_BF16 && s->tc_precision != LOOM_TC_BF16))
+        return loom__error(LOOM_ERR_NOT_SUPPORTED,
+                           "tensor-core operands of this precision cannot take %s values (f16 "
+                           "values need f16 operands, bf16 values bf16, float any; f64 none)",
+                           loom_dtype_name(p->dtype));
+    return LOOM_SUCCESS;
+}
+
 static void write_explanation(loom_plan *p, const char *why)
 {
     char name[128] = "?";
@@ -213,6 +239,8 @@ loom_status loom_spmm_plan_create(loom_context *ctx, loom_plan **plan, const loo
 
     char why[1536];
     st = choose_strategy(p, opts, why, sizeof why);
+    if (st == LOOM_SUCCESS)
+        st = check_tensor_cores(p);
     if (st == LOOM_SUCCESS)
         st = backend->supports(&p->strategy, p->dtype, A->memory);
     if (st == LOOM_SUCCESS && p->strategy.mloop == LOOM_M_EB) {

@@ -190,7 +190,7 @@ void loom__feature_vector(const loom_features *f, int64_t n, loom_layout x_layou
                           loom_layout y_layout, loom_dtype dtype, const loom__device_info *dev,
                           double out[LOOM__FEATURE_COUNT])
 {
-    double es = dtype == LOOM_F64 ? 8 : 4;
+    double es = (double)loom_dtype_size(dtype);
     double llc_bytes = (dev->sms > 0 ? dev->gpu_l2_kb : dev->llc_kb) * 1024.0;
     if (llc_bytes <= 0)
         llc_bytes = 1024.0 * 1024.0;

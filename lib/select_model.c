@@ -58,6 +58,10 @@ struct loom__model {
     int feature_map[LOOM__FEATURE_COUNT]; /* file index -> library index */
     bool has_scale;
     model_ensemble scale; /* added to every candidate's prediction */
+    bool has_default;
+    loom_strategy default_strategy; /* kept unless another wins by more than margin */
+    double margin;                  /* in log(ms): 0.1 is about 10% */
+    int default_index;
     int candidates;
     model_ensemble cand[LOOM__MODEL_MAX_CANDIDATES];
 };
@@ -282,6 +286,12 @@ static loom_status parse_all(parser *p, loom__model *m)
             loom_status st = parse_candidate(p, m);
             if (st != LOOM_SUCCESS)
                 return st;
+        } else if (p->ntok >= 1 && strcmp(p->tok[0], "default") == 0) {
+            if (m->has_default || p->ntok != 4 || strcmp(p->tok[2], "margin") != 0 ||
+                !to_double(p->tok[3], &m->margin) || m->margin < 0 ||
+                loom_strategy_parse(p->tok[1], &m->default_strategy) != LOOM_SUCCESS)
+                return fail(p, "expected one 'default STRATEGY margin VALUE' (VALUE >= 0)");
+            m->has_default = true;
         } else if (p->ntok >= 1 && strcmp(p->tok[0], "scale") == 0) {
             loom_status st = parse_scale(p, m);
             if (st != LOOM_SUCCESS)
@@ -289,6 +299,12 @@ static loom_status parse_all(parser *p, loom__model *m)
         } else if (p->ntok == 1 && strcmp(p->tok[0], "end") == 0) {
             if (m->candidates == 0)
                 return fail(p, "the model has no 'design' entries");
+            m->default_index = -1;
+            for (int c = 0; m->has_default && c < m->candidates; c++)
+                if (memcmp(&m->cand[c].strategy, &m->default_strategy, sizeof m->default_strategy) == 0)
+                    m->default_index = c;
+            if (m->has_default && m->default_index < 0)
+                return fail(p, "the 'default' strategy is none of the designs");
             if (next_line(p))
                 return fail(p, "text after 'end'");
             return LOOM_SUCCESS;
@@ -471,9 +487,31 @@ loom_status loom__select_model(loom_plan *p, const loom__device_info *dev, char 
         }
     }
     loom__clear_error();
+    /* The default design (the best single design in training) stays unless
+     * the trees predict another faster by more than the margin: the trees'
+     * small predicted differences are mostly noise. */
+    bool kept_default = false;
+    int d = m->has_default ? m->default_index : -1;
+    if (d >= 0 && best >= 0 && d != best && pred[d] - pred[best] <= m->margin &&
+        p->backend->supports(&m->cand[d].strategy, p->dtype, p->A->memory) == LOOM_SUCCESS) {
+        second = best;
+        best = d;
+        kept_default = true;
+    }
+    loom__clear_error();
     int candidates = m->candidates;
     loom_strategy best_s = best >= 0 ? m->cand[best].strategy : p->strategy;
     loom_strategy second_s = second >= 0 ? m->cand[second].strategy : p->strategy;
+    /* Every candidate's prediction, in the model's order: "NAME MS ms; ..."
+     * (`loom explain` reads this list). */
+    char all[768] = "";
+    size_t o = 0;
+    for (int i = 0; i < m->candidates && o + 64 < sizeof all; i++) {
+        char name[96];
+        if (loom_strategy_format(&m->cand[i].strategy, name, sizeof name) == LOOM_SUCCESS)
+            o += (size_t)snprintf(all + o, sizeof all - o, "%s%s %.4g ms", i ? "; " : "", name,
+                                  exp(pred[i]));
+    }
     loom__model_release(m);
     if (best < 0)
         return loom__error(LOOM_ERR_NOT_SUPPORTED,
@@ -484,8 +522,10 @@ loom_status loom__select_model(loom_plan *p, const loom__device_info *dev, char 
     if (second >= 0)
         loom_strategy_format(&second_s, next, sizeof next);
     snprintf(why, len,
-             "model: %d candidates ranked by the trees of %s; predicted %.4g ms, next best %s at "
-             "%.4g ms",
-             candidates, where, exp(pred[best]), next, second >= 0 ? exp(pred[second]) : 0.0);
+             "model: %d candidates ranked by the trees of %s; predicted %.4g ms, %s %s at "
+             "%.4g ms%s; predicted: %s",
+             candidates, where, exp(pred[best]), kept_default ? "the trees' best" : "next best",
+             next, second >= 0 ? exp(pred[second]) : 0.0,
+             kept_default ? " (within the margin, so the default design stays)" : "", all);
     return LOOM_SUCCESS;
 }

@@ -415,6 +415,11 @@ static loom_status tune_run(loom_plan *p, const loom_strategy *cand, int c, tria
 
 loom_status loom__select_tune(loom_plan *p, const loom__device_info *dev, char *why, size_t len)
 {
+    if (p->dtype != LOOM_F32 && p->dtype != LOOM_F64)
+        return loom__error(LOOM_ERR_NOT_SUPPORTED,
+                           "tune: %s values need a tensor-core strategy, which tune does not time "
+                           "yet; give one with the fixed selector",
+                           loom_dtype_name(p->dtype));
     double t0 = now_ms();
     char path[1024] = "";
     bool have_path = loom_tune_cache_path(path, sizeof path) == LOOM_SUCCESS;

@@ -41,8 +41,26 @@ loom_status loom_strategy_check(const loom_strategy *s)
         return loom__error(LOOM_ERR_INVALID_ARGUMENT, "strategy: M-loop %d is not RB or EB", (int)s->mloop);
     if (s->nloop != LOOM_N_RM && s->nloop != LOOM_N_CM)
         return loom__error(LOOM_ERR_INVALID_ARGUMENT, "strategy: N-loop %d is not RM or CM", (int)s->nloop);
-    if (s->kloop != LOOM_K_SR && s->kloop != LOOM_K_PR)
-        return loom__error(LOOM_ERR_INVALID_ARGUMENT, "strategy: K-loop %d is not SR or PR", (int)s->kloop);
+    if (s->kloop != LOOM_K_SR && s->kloop != LOOM_K_PR && s->kloop != LOOM_K_TC)
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT, "strategy: K-loop %d is not SR, PR or TC",
+                           (int)s->kloop);
+    if (s->kloop == LOOM_K_TC) {
+        if (s->mloop != LOOM_M_RB)
+            return loom__error(LOOM_ERR_INVALID_ARGUMENT,
+                               "strategy: tensor-core strategies are row-balanced (RB), not EB");
+        bool half = s->tc_precision == LOOM_TC_F16 || s->tc_precision == LOOM_TC_BF16;
+        if (!half && s->tc_precision != LOOM_TC_TF32)
+            return loom__error(LOOM_ERR_INVALID_ARGUMENT,
+                               "strategy: a tensor-core strategy needs a precision (f16, bf16 or tf32)");
+        if (half ? (s->tc_k != 16 && s->tc_k != 8) : (s->tc_k != 8 && s->tc_k != 4))
+            return loom__error(LOOM_ERR_INVALID_ARGUMENT,
+                               "strategy: MMA depth k = %d does not exist for %s (use %s)", s->tc_k,
+                               half ? (s->tc_precision == LOOM_TC_F16 ? "f16" : "bf16") : "tf32",
+                               half ? "16 or 8" : "8 or 4");
+    } else if (s->tc_precision != LOOM_TC_NONE) {
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT,
+                           "strategy: a tensor-core precision is set on a non-TC K-loop");
+    }
     if (s->kloop == LOOM_K_PR &&
         (s->lanes < 2 || s->lanes > LOOM_LANES_MAX || (s->lanes & (s->lanes - 1)) != 0))
         return loom__error(LOOM_ERR_INVALID_ARGUMENT,
@@ -90,6 +108,14 @@ static loom_status parse_option(const char *opt, loom_strategy *s, const char *t
         s->coarsen = (int)v;
     else if (eq && (klen == 5 || klen == 7) && (strncasecmp(opt, "lanes", 5) == 0 || strncasecmp(opt, "coarsen", 7) == 0))
         return loom__error(LOOM_ERR_INVALID_ARGUMENT, "strategy '%s': '%s' is out of range", text, opt);
+    else if (eq && klen == 1 && (opt[0] == 'k' || opt[0] == 'K'))
+        s->tc_k = (v > 0 && v <= 64) ? (int)v : -1;
+    else if (!eq && strcasecmp(opt, "f16") == 0)
+        s->tc_precision = LOOM_TC_F16;
+    else if (!eq && strcasecmp(opt, "bf16") == 0)
+        s->tc_precision = LOOM_TC_BF16;
+    else if (!eq && strcasecmp(opt, "tf32") == 0)
+        s->tc_precision = LOOM_TC_TF32;
     else if (!eq && strcasecmp(opt, "vdl") == 0)
         s->techniques |= LOOM_TECH_VDL;
     else if (!eq && strcasecmp(opt, "csc") == 0)
@@ -99,7 +125,7 @@ static loom_status parse_option(const char *opt, loom_strategy *s, const char *t
     else
         return loom__error(LOOM_ERR_INVALID_ARGUMENT,
                            "strategy '%s': unknown option '%s' (expected chunk=N, lanes=N, "
-                           "coarsen=N, vdl, csc or binning)",
+                           "coarsen=N, vdl, csc, binning; for -tc designs f16, bf16 or tf32 and k=N)",
                            text, opt);
     return LOOM_SUCCESS;
 }
@@ -121,13 +147,22 @@ loom_status loom_strategy_parse(const char *text, loom_strategy *s)
     for (int d = 0; d < LOOM_DESIGN_COUNT; d++)
         if (strcasecmp(buf, names[d]) == 0)
             index = d;
+    /* Tensor-core designs: RB with the TC K-loop, f16 with k = 16 by default. */
+    bool tc = strcasecmp(buf, "rb-rm-tc") == 0 || strcasecmp(buf, "rb-cm-tc") == 0;
+    if (tc)
+        index = strcasecmp(buf, "rb-rm-tc") == 0 ? 0 : 2;
     if (index < 0)
         return loom__error(LOOM_ERR_INVALID_ARGUMENT,
-                           "unknown design '%s' (expected {rb|eb}-{rm|cm}-{sr|pr}, e.g. rb-rm-sr, "
-                           "optionally followed by :chunk=N,lanes=N)",
+                           "unknown design '%s' (expected {rb|eb}-{rm|cm}-{sr|pr} or rb-{rm|cm}-tc, "
+                           "e.g. rb-rm-sr, optionally followed by :chunk=N,lanes=N)",
                            buf);
     loom_strategy t;
     loom_strategy_design(index, &t);
+    if (tc) {
+        t.kloop = LOOM_K_TC;
+        t.tc_precision = LOOM_TC_F16;
+        t.tc_k = 16;
+    }
     for (char *save = NULL, *opt = opts ? strtok_r(opts, ",", &save) : NULL; opt;
          opt = strtok_r(NULL, ",", &save)) {
         loom_status st = parse_option(opt, &t, text);
@@ -154,6 +189,12 @@ loom_status loom_strategy_format(const loom_strategy *s, char *buf, size_t len)
         o += (size_t)snprintf(opts + o, sizeof opts - o, ",chunk=%" PRId64, s->chunk);
     if (s->kloop == LOOM_K_PR)
         o += (size_t)snprintf(opts + o, sizeof opts - o, ",lanes=%d", s->lanes);
+    if (s->kloop == LOOM_K_TC)
+        o += (size_t)snprintf(opts + o, sizeof opts - o, ",%s,k=%d",
+                              s->tc_precision == LOOM_TC_F16    ? "f16"
+                              : s->tc_precision == LOOM_TC_BF16 ? "bf16"
+                                                                : "tf32",
+                              s->tc_k);
     if (s->coarsen)
         o += (size_t)snprintf(opts + o, sizeof opts - o, ",coarsen=%d", s->coarsen);
     if (s->techniques & LOOM_TECH_VDL)
@@ -163,7 +204,7 @@ loom_status loom_strategy_format(const loom_strategy *s, char *buf, size_t len)
     if (s->techniques & LOOM_TECH_BINNING)
         o += (size_t)snprintf(opts + o, sizeof opts - o, ",binning");
     int n = snprintf(buf, len, "%s-%s-%s%s%s", s->mloop == LOOM_M_RB ? "rb" : "eb",
-                     s->nloop == LOOM_N_RM ? "rm" : "cm", s->kloop == LOOM_K_SR ? "sr" : "pr",
+                     s->nloop == LOOM_N_RM ? "rm" : "cm", s->kloop == LOOM_K_SR ? "sr" : s->kloop == LOOM_K_PR ? "pr" : "tc",
                      o ? ":" : "", o ? opts + 1 : "");
     if (n < 0 || (size_t)n >= len)
         return loom__error(LOOM_ERR_INVALID_ARGUMENT, "loom_strategy_format: buffer of %zu bytes is too small", len);

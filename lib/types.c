@@ -10,6 +10,8 @@ size_t loom_dtype_size(loom_dtype dtype)
     switch (dtype) {
     case LOOM_F32: return 4;
     case LOOM_F64: return 8;
+    case LOOM_F16: return 2;
+    case LOOM_BF16: return 2;
     }
     return 0;
 }
@@ -19,6 +21,8 @@ const char *loom_dtype_name(loom_dtype dtype)
     switch (dtype) {
     case LOOM_F32: return "f32";
     case LOOM_F64: return "f64";
+    case LOOM_F16: return "f16";
+    case LOOM_BF16: return "bf16";
     }
     return "unknown";
 }

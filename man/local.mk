@@ -59,3 +59,4 @@ dist_man_MANS += \
 	man/man7/loom-designs.7 \
 	man/man7/loom.7
 dist_man_MANS += man/man1/loom.1
+dist_man_MANS += man/man5/loom-model.5

@@ -40,3 +40,4 @@ include $(srcdir)/tests/man.mk
 include $(srcdir)/tests/openmp.mk
 include $(srcdir)/tests/tool.mk
 include $(srcdir)/tests/cuda.mk
+include $(srcdir)/tests/select.mk

@@ -334,6 +334,50 @@ static void test_allocation_failures(void **state)
     assert_true(failures_seen >= 4); /* the handle, three arrays, the plan... */
 }
 
+/* Tensor-core strategies: text form, where they run, which values they take. */
+static void test_tensor_core_rules(void **state)
+{
+    (void)state;
+    loom_strategy s;
+    char buf[128];
+    assert_int_equal(loom_strategy_parse("rb-rm-tc:bf16,k=8", &s), LOOM_SUCCESS);
+    assert_int_equal(s.kloop, LOOM_K_TC);
+    assert_int_equal(s.tc_precision, LOOM_TC_BF16);
+    assert_int_equal(loom_strategy_format(&s, buf, sizeof buf), LOOM_SUCCESS);
+    assert_string_equal(buf, "rb-rm-tc:bf16,k=8");
+    EXPECT(loom_strategy_parse("rb-rm-tc:tf32,k=16", &s), LOOM_ERR_INVALID_ARGUMENT, "k = 16");
+    s.mloop = LOOM_M_EB;
+    EXPECT(loom_strategy_check(&s), LOOM_ERR_INVALID_ARGUMENT, "row-balanced");
+    assert_int_equal(loom_dtype_size(LOOM_F16), 2);
+    assert_string_equal(loom_dtype_name(LOOM_BF16), "bf16");
+
+    /* f16 values: the reference runs a TC strategy; SR is refused */
+    uint16_t v[5] = {0x3c00, 0x4000, 0x4200, 0x4400, 0x4500}; /* 1 2 3 4 5 */
+    uint16_t x[8] = {0x3c00, 0x3c00, 0x3c00, 0x3c00, 0x3c00, 0x3c00, 0x3c00, 0x3c00}, y[6];
+    loom_csr *A;
+    loom_dense X, Y;
+    assert_int_equal(loom_csr_create(ctx, &A, 3, 4, 5, LOOM_F16, ro, ci, v), LOOM_SUCCESS);
+    loom_dense_init(&X, 4, 2, 2, LOOM_ROW_MAJOR, LOOM_F16, LOOM_MEMORY_HOST, x);
+    loom_dense_init(&Y, 3, 2, 2, LOOM_ROW_MAJOR, LOOM_F16, LOOM_MEMORY_HOST, y);
+    loom_plan_options opts;
+    loom_plan_options_init(&opts);
+    opts.selector = LOOM_SELECT_FIXED;
+    opts.backend = LOOM_BACKEND_REFERENCE;
+    loom_plan *plan = NULL;
+    EXPECT(loom_spmm_plan_create(ctx, &plan, A, &X, &Y, &opts), LOOM_ERR_NOT_SUPPORTED, "tensor-core");
+    assert_int_equal(loom_strategy_parse("rb-rm-tc:f16,k=16", &opts.strategy), LOOM_SUCCESS);
+    assert_int_equal(loom_spmm_plan_create(ctx, &plan, A, &X, &Y, &opts), LOOM_SUCCESS);
+    assert_int_equal(loom_spmm_execute(plan, 1, &X, 0, &Y), LOOM_SUCCESS);
+    /* rows: 1+2 = 3, empty = 0, 3+4+5 = 12 (exact in f16) */
+    assert_true(y[0] == 0x4200 && y[1] == 0x4200 && y[2] == 0 && y[4] == 0x4a00);
+    assert_int_equal(loom_plan_destroy(&plan), LOOM_SUCCESS);
+    if (loom_backend_available(LOOM_BACKEND_OPENMP) == LOOM_SUCCESS) {
+        opts.backend = LOOM_BACKEND_OPENMP;
+        EXPECT(loom_spmm_plan_create(ctx, &plan, A, &X, &Y, &opts), LOOM_ERR_NOT_SUPPORTED, "openmp");
+    }
+    assert_int_equal(loom_csr_destroy(&A), LOOM_SUCCESS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -346,6 +390,7 @@ int main(void)
         cmocka_unit_test(test_plan_errors),
         cmocka_unit_test(test_special_values),
         cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_tensor_core_rules),
     };
     return cmocka_run_group_tests_name("api", tests, setup, teardown);
 }

@@ -141,7 +141,7 @@ echo "checked $pages pages"
 
 # ------------------------------------------------------------ man/local.mk
 
-listed=$(sed -n 's,.*\(man/man[37]/[A-Za-z0-9_.-]*\.[37]\).*,\1,p' "$mandir/local.mk" | sort -u)
+listed=$(sed -n 's,.*\(man/man[37]/[A-Za-z0-9_.-]*\.[37]\).*,\1,p' "$mandir"/*.mk | sort -u)
 for path in $listed; do
     [ -f "$srcdir/$path" ] || fail "man/local.mk lists $path, which does not exist"
 done

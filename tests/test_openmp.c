@@ -10,10 +10,18 @@
  * larger random matrices of skewed row lengths (long rows across many EB
  * chunks, empty rows).
  *
+ * The N = 1 RB+SR kernel on a sliced copy of A (rows in vector lanes) is
+ * forced on every other case (LOOM_OMP_SLICES_ALWAYS; otherwise the plan
+ * keeps it only where it is faster), and the one-thread shortcut for small
+ * products is off (LOOM_OMP_SERIAL_WORK=0) so the thread counts are real.
+ * test_special_values puts Inf, NaN and -0 in X and A around slices with
+ * empty and short rows: padding must never reach an accumulator.
+ *
  * The program runs once per instruction set the CPU has (it re-runs itself
  * with LOOM_OMP_ISA=avx2 and =generic), so the portable path is checked on
  * an AVX machine too.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -98,6 +106,8 @@ static void run(loom_backend_id backend, int threads, const loom_csr *A, const l
 }
 
 static long cases_run;
+/* When set, called on X after its random fill (special values). */
+static void (*poke_x)(loom_dense *X);
 
 /* One case: the reference once, then the OpenMP backend at every thread
  * count, all memcmp-equal (Y's padding included). */
@@ -114,6 +124,8 @@ static void check_case(const loom_csr *A, const loom_strategy *s, int64_t n, loo
     dense_make(&Yref, rows, n, yl, dtype, pad);
     dense_make(&Y, rows, n, yl, dtype, pad);
     CHECK(loom_dense_fill_random(&X, seed));
+    if (poke_x)
+        poke_x(&X);
     if (beta == 0)
         dense_poison(&Y0);
     else
@@ -126,6 +138,10 @@ static void check_case(const loom_csr *A, const loom_strategy *s, int64_t n, loo
     /* One thread, then one of the larger counts in turn (every count meets
      * every design over a sweep, at half the cost of all four each time). */
     static unsigned turn;
+    if (turn % 2)
+        setenv("LOOM_OMP_SLICES_ALWAYS", "1", 1);
+    else
+        unsetenv("LOOM_OMP_SLICES_ALWAYS");
     const int counts[2] = {thread_counts[0], thread_counts[1 + turn++ % (COUNT(thread_counts) - 1)]};
     for (size_t t = 0; t < 2; t++) {
         memcpy(Y.data, Y0.data, dense_bytes(&Y0));
@@ -322,6 +338,105 @@ static void test_auto_threads_and_empty(void **state)
     loom_csr_destroy(&A);
 }
 
+/* X's special values: +Inf in row 0 (the column the slices' padding
+ * points at) or the x86 default NaN there (every NaN in these runs has the
+ * same bits, so which operand a NaN comes from cannot matter), -0, -Inf
+ * and NaN further on. */
+static int special_kind;
+static void set_x(loom_dense *X, int64_t r, int64_t c, double v)
+{
+    int64_t at = X->layout == LOOM_ROW_MAJOR ? r * X->ld + c : c * X->ld + r;
+    if (X->dtype == LOOM_F32)
+        ((float *)X->data)[at] = (float)v;
+    else
+        ((double *)X->data)[at] = v;
+}
+
+static double default_nan(void)
+{
+    volatile double inf = INFINITY, zero = 0.0;
+    return inf * zero; /* the invalid-operation NaN of the hardware */
+}
+
+static void poke_special(loom_dense *X)
+{
+    for (int64_t c = 0; c < X->cols; c++) {
+        set_x(X, 0, c, special_kind ? default_nan() : INFINITY);
+        if (X->rows > 3)
+            set_x(X, 3, c, -0.0);
+        if (X->rows > 5 && c % 2 == 0)
+            set_x(X, 5, c, -INFINITY);
+        if (X->rows > 8 && c % 3 == 1)
+            set_x(X, 8, c, default_nan());
+    }
+}
+
+/* Row counts not a multiple of any slice height, empty rows inside slices,
+ * rows of 1 to 12 non-zeros (mostly avoiding column 0), A holding -0, an
+ * Inf and a NaN; every design, N = 1, 2, 4, 5, 8, both dtypes. */
+static void test_special_values(void **state)
+{
+    (void)state;
+    static const int64_t row_counts[] = {1, 7, 9, 23, 69};
+    static const int64_t ns[] = {1, 2, 4, 5, 8};
+    const int64_t cols = 13;
+    poke_x = poke_special;
+    for (size_t rc = 0; rc < COUNT(row_counts); rc++) {
+        const int64_t rows = row_counts[rc];
+        for (int d = 0; d < 2; d++) {
+            int64_t *ro = malloc((size_t)(rows + 1) * sizeof *ro);
+            int32_t *ci = malloc((size_t)(rows * cols) * sizeof *ci);
+            double *v = malloc((size_t)(rows * cols) * sizeof *v);
+            float *vf = malloc((size_t)(rows * cols) * sizeof *vf);
+            assert_true(ro && ci && v && vf);
+            uint64_t st = 900 + rc;
+            ro[0] = 0;
+            for (int64_t i = 0; i < rows; i++) {
+                int64_t len = i % 5 == 2 ? 0 : 1 + (int64_t)(test_rand(&st) % (i % 7 == 0 ? 12 : 4));
+                /* columns: 0 only in every ninth row, then a sorted run */
+                int64_t k = 0, c = i % 9 == 4 ? 0 : 1 + (int64_t)(test_rand(&st) % 3);
+                for (; k < len && c < cols; k++, c += 1 + (int64_t)(test_rand(&st) % 2))
+                    ci[ro[i] + k] = (int32_t)c;
+                ro[i + 1] = ro[i] + k;
+            }
+            for (int64_t j = 0; j < ro[rows]; j++) {
+                double x = (double)(test_rand(&st) >> 11) * 0x1.0p-52 - 1.0;
+                if (j % 11 == 3)
+                    x = -0.0;
+                else if (j == 17)
+                    x = INFINITY;
+                else if (j == 29)
+                    x = default_nan();
+                v[j] = x;
+                vf[j] = (float)x;
+            }
+            loom_csr *A = NULL;
+            CHECK(loom_csr_create(ctx, &A, rows, cols, ro[rows], (loom_dtype)d,
+                                  ro, ci, d == LOOM_F32 ? (const void *)vf : (const void *)v));
+            for (int design = 0; design < LOOM_DESIGN_COUNT; design++)
+                for (size_t ni = 0; ni < COUNT(ns); ni++) {
+                    loom_strategy s;
+                    CHECK(loom_strategy_design(design, &s));
+                    s.lanes = lane_values[(ni + (size_t)design) % COUNT(lane_values)];
+                    s.chunk = s.kloop == LOOM_K_PR ? s.lanes * 3 : 5;
+                    for (special_kind = 0; special_kind < 2; special_kind++) {
+                        const unsigned k = (unsigned)(ni + rc + (size_t)special_kind);
+                        check_case(A, &s, ns[ni], (k & 1) ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR,
+                                   (k & 2) ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR, k % 3 == 0 ? 2 : 0,
+                                   k % 5 == 0 ? -0.75 : 1.5, k % 4 < 2 ? 0.0 : 0.5, 40 + k,
+                                   "special values");
+                    }
+                }
+            loom_csr_destroy(&A);
+            free(ro);
+            free(ci);
+            free(v);
+            free(vf);
+        }
+    }
+    poke_x = NULL;
+}
+
 /* Run this program again with LOOM_OMP_ISA set; the child's status. */
 static int rerun_with_isa(const char *self, const char *isa)
 {
@@ -350,6 +465,7 @@ int main(int argc, char **argv)
         setenv("OMP_WAIT_POLICY", "passive", 1);
         execv("/proc/self/exe", argv);
     }
+    setenv("LOOM_OMP_SERIAL_WORK", "0", 1);
     if (loom_backend_available(LOOM_BACKEND_OPENMP) != LOOM_SUCCESS) {
         printf("openmp backend not available: %s\n", loom_last_error());
         return 77;
@@ -359,6 +475,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_generated_shapes),
         cmocka_unit_test(test_skewed_random),
         cmocka_unit_test(test_auto_threads_and_empty),
+        cmocka_unit_test(test_special_values),
     };
     const char *isa = getenv("LOOM_OMP_ISA");
     printf("# kernels: %s\n", isa ? isa : "best for this CPU");

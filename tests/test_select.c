@@ -173,6 +173,32 @@ static void test_model_valid_and_prediction(void **state)
     loom_csr_destroy(&A);
 }
 
+/* With a default design, the trees' best must win by more than the margin. */
+static void test_model_default_design(void **state)
+{
+    (void)state;
+    static const char text[] = "loom-model 1\nbackend reference\nfeatures 1 n\n"
+                               "default rb-rm-sr margin 0.5\n"
+                               "design rb-rm-sr trees 0 base 1.0\n"
+                               "design rb-cm-sr trees 0 base 0.7\n" /* 0.3 faster: kept out */
+                               "design eb-rm-sr:chunk=256 trees 1 base 0\n"
+                               "tree 3\n0 4.5 1 2 0\n-1 0 -1 -1 2.0\n-1 0 -1 -1 0.2\n" /* N > 4: 0.8 faster */
+                               "end\n";
+    assert_int_equal(loom_model_load(LOOM_BACKEND_REFERENCE, write_file("d.model", text)),
+                     LOOM_SUCCESS);
+    loom_csr *A = make_matrix(64, 64, even_len);
+    loom_strategy s;
+    char why[2048];
+    assert_int_equal(plan_with(A, 1, LOOM_SELECT_MODEL, &s, why, sizeof why), LOOM_SUCCESS);
+    assert_int_equal(s.mloop, LOOM_M_RB);
+    assert_int_equal(s.nloop, LOOM_N_RM);
+    assert_non_null(strstr(why, "default design stays"));
+    assert_int_equal(plan_with(A, 16, LOOM_SELECT_MODEL, &s, why, sizeof why), LOOM_SUCCESS);
+    assert_int_equal(s.mloop, LOOM_M_EB);
+    assert_int_equal(loom_model_load(LOOM_BACKEND_REFERENCE, NULL), LOOM_SUCCESS);
+    loom_csr_destroy(&A);
+}
+
 static void test_model_found_in_model_dir(void **state)
 {
     (void)state;
@@ -208,6 +234,9 @@ static const struct {
     {"loom-model 1\nbackend reference\nfeatures 1 n\ndesign rb-rm-sr trees 0 base nan\nend\n", "line 4"},
     {"loom-model 1\nbackend reference\nfeatures 1 n\ndesign rb-rm-sr trees 0 base 0\n", "without 'end'"},
     {"loom-model 1\nbackend reference\nfeatures 1 n\nend\n", "no 'design'"},
+    {"loom-model 1\nbackend reference\nfeatures 1 n\ndefault rb-cm-sr margin 0.1\n"
+     "design rb-rm-sr trees 0 base 0\nend\n", "none of the designs"},
+    {"loom-model 1\nbackend reference\nfeatures 1 n\ndefault rb-rm-sr margin -1\n", "line 4"},
     {"loom-model 1\nbackend reference\nfeatures 1 n\ndesign rb-rm-sr trees 0 base 0\nend\nmore\n",
      "after 'end'"},
 };
@@ -299,7 +328,7 @@ static void test_tune_cache_corrupted(void **state)
     assert_int_equal(plan_with(A, 2, LOOM_SELECT_TUNE, &s, why, sizeof why), LOOM_SUCCESS);
     assert_non_null(strstr(why, "tune: timed"));
     /* a cache path that cannot be written only costs time */
-    setenv("LOOM_TUNE_CACHE", "/nonexistent-dir/x/y/tune.txt", 1);
+    setenv("LOOM_TUNE_CACHE", "/dev/null/x/y/tune.txt", 1);
     assert_int_equal(plan_with(A, 2, LOOM_SELECT_TUNE, &s, why, sizeof why), LOOM_SUCCESS);
     char fresh[128];
     snprintf(fresh, sizeof fresh, "%s/cache/tune.txt", dir);
@@ -353,6 +382,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_model_valid_and_prediction),
+        cmocka_unit_test(test_model_default_design),
         cmocka_unit_test(test_model_found_in_model_dir),
         cmocka_unit_test(test_model_malformed),
         cmocka_unit_test(test_tune_cache_round_trip),

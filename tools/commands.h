@@ -9,5 +9,6 @@ int tool_cmd_spmm(int argc, char **argv);
 int tool_cmd_info(int argc, char **argv);
 int tool_cmd_designs(int argc, char **argv);
 int tool_cmd_verify(int argc, char **argv);
+int tool_cmd_explain(int argc, char **argv);
 
 #endif /* TOOL_COMMANDS_H */

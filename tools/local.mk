@@ -15,6 +15,7 @@ tools_loom_SOURCES = \
 	tools/cmd_info.c \
 	tools/cmd_designs.c \
 	tools/cmd_verify.c \
+	tools/cmd_explain.c \
 	tools/run_record.h \
 	tools/run_record.c \
 	tools/record_format.h \
@@ -40,3 +41,6 @@ tools/sample_matrix.c: $(tools_sample_source) $(srcdir)/tools/embed_bytes.sh
 endif
 CLEANFILES += tools/sample_matrix.c
 EXTRA_DIST += tools/embed_bytes.sh data/sample/email-Eu-core.mtx.gz
+
+# The model trainer (Python with scikit-learn; see loom-model(5)).
+dist_bin_SCRIPTS = tools/loom-train

@@ -4,6 +4,7 @@
  *   loom spmm [A.mtx] -n 32 ...   run one SpMM, explain, time and check it
  *   loom info [A.mtx]             features of a matrix; --hardware: backends
  *   loom designs [A.mtx] -n 32    every design on every backend, as a table
+ *   loom explain [A.mtx] -n 32    each selector's choice, predicted vs measured
  *   loom verify RUN.loom          recompute a saved run with the reference
  *
  * The program uses only the public API (loom.h), as any user's would.
@@ -25,6 +26,7 @@ static const struct command {
     {"spmm", tool_cmd_spmm, "run one SpMM Y = A*X: design and why, time, GFLOP/s, GB/s, checks"},
     {"info", tool_cmd_info, "features of a matrix; --hardware: which backends are available"},
     {"designs", tool_cmd_designs, "every design on every available backend, timed and checked"},
+    {"explain", tool_cmd_explain, "how each selector chooses a design; predicted vs measured times"},
     {"verify", tool_cmd_verify, "recompute a run saved with 'spmm --save' on the reference"},
 };
 
@@ -97,7 +99,7 @@ int main(int argc, char **argv)
         if (name[0] == '-')
             return tool_usage_error(NULL, "unknown option '%s' (a command comes first: spmm, info "
                                           "or designs)", name);
-        return tool_usage_error(NULL, "unknown command '%s' (expected spmm, info or designs)", name);
+        return tool_usage_error(NULL, "unknown command '%s' (expected spmm, info, designs, explain or verify)", name);
     }
     int rc = c->run(argc - 2, argv + 2);
     /* A full disk or a closed pipe must not pass for success. */

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "cuda_kernels.h"
 #include "cuda_status.h"
+#include "cuda_tc.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -49,7 +50,8 @@ static loom_status cuda_probe(void)
 
 static loom_status cuda_supports(const loom_strategy *s, loom_dtype dtype, loom_memory memory)
 {
-    (void)s;
+    if (s->kloop == LOOM_K_TC && memory == LOOM_MEMORY_DEVICE)
+        return loomcu_tc_supports(s, dtype);
     if (dtype != LOOM_F32 && dtype != LOOM_F64)
         return loom__error(LOOM_ERR_NOT_SUPPORTED, "cuda: dtype %d is not supported", (int)dtype);
     if (memory != LOOM_MEMORY_DEVICE)
@@ -140,6 +142,8 @@ static int x_vector_width(const loom_dense *X)
 static loom_status cuda_spmm(loom_plan *plan, double alpha, const loom_dense *X, double beta,
                              loom_dense *Y)
 {
+    if (plan->strategy.kloop == LOOM_K_TC)
+        return loomcu_tc_spmm_plan(plan, alpha, X, beta, Y);
     const loom_csr *A = plan->A;
     loomcu_problem p;
     p.m = A->rows;
@@ -168,6 +172,7 @@ static loom_status cuda_spmm(loom_plan *plan, double alpha, const loom_dense *X,
 LOOM_INTERNAL const loom_backend loom__cuda_backend = {
     .id = LOOM_BACKEND_CUDA,
     .name = "cuda",
+    .tensor_cores = true,
     .probe = cuda_probe,
     .supports = cuda_supports,
     .plan_prepare = loomcu_plan_prepare,

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "cuda_kernels.h"
 #include "cuda_status.h"
+#include "cuda_tc.h"
 
 #include <inttypes.h>
 
@@ -39,6 +40,8 @@ static int64_t carry_slab(int64_t chunks, int64_t n, size_t elem)
 
 loom_status loomcu_plan_prepare(loom_plan *plan)
 {
+    if (plan->strategy.kloop == LOOM_K_TC)
+        return loomcu_tc_prepare(plan);
     if (plan->strategy.mloop != LOOM_M_EB || plan->chunks == 0)
         return LOOM_SUCCESS;
     loomcu_eb_data *eb = loom__calloc(1, sizeof *eb);
@@ -68,6 +71,10 @@ loom_status loomcu_plan_prepare(loom_plan *plan)
 
 void loomcu_plan_release(loom_plan *plan)
 {
+    if (plan->strategy.kloop == LOOM_K_TC) {
+        loomcu_tc_release(plan);
+        return;
+    }
     if (plan->backend_data)
         free_eb(plan->backend_data);
     plan->backend_data = NULL;

@@ -124,6 +124,38 @@ static void with_v(int V, const F &f)
     }
 }
 
+template <typename T> struct rb_sr_wide_family {
+    operands<T> p; dim3 grid; cudaStream_t st;
+    template <int G, int V> void run() const { rb_sr_wide_kernel<T, G, V><<<grid, block_threads, 0, st>>>(p); }
+};
+template <typename T> struct eb_sr_wide_family {
+    operands<T> p; eb_state<T> eb; dim3 grid; cudaStream_t st;
+    template <int G, int V> void run() const { eb_sr_wide_kernel<T, G, V><<<grid, block_threads, 0, st>>>(p, eb); }
+};
+
+/* The wide SR walk is used from G = 4 lanes per group up. */
+template <typename T, typename F>
+static void with_wide_gv(int G, int V, const F &f)
+{
+    switch (G) {
+    case 4: with_v<T, 4>(V, f); break;
+    case 8: with_v<T, 8>(V, f); break;
+    case 16: with_v<T, 16>(V, f); break;
+    default: with_v<T, 32>(V, f); break;
+    }
+}
+
+/* Grid of the wide walk: groups on x, the column tiles on y (every tile
+ * of a row or chunk in parallel; the arithmetic of each column is the same). */
+static dim3 wide_grid(int64_t groups, int G, int64_t columns, int64_t tile_w)
+{
+    int64_t bx = (groups * G + block_threads - 1) / block_threads;
+    int64_t by = (columns + tile_w - 1) / tile_w;
+    if (by > 65535)
+        by = 65535;
+    return dim3((unsigned)(bx > 0 ? bx : 1), (unsigned)(by > 0 ? by : 1), 1);
+}
+
 template <typename T, typename F>
 static void with_gv(int G, int V, const F &f)
 {
@@ -175,7 +207,11 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
         return cudaGetLastError();
     }
     if (s->mloop == LOOM_M_RB) {
-        if (sr) {
+        if (sr && sr_group(pr, V) >= 4) {
+            const int G = sr_group(pr, V);
+            rb_sr_wide_family<T> f = {p, wide_grid(p.m, G, p.n, (int64_t)G * V), st};
+            with_wide_gv<T>(G, V, f);
+        } else if (sr) {
             const int G = sr_group(pr, V);
             rb_sr_family<T> f = {p, grid_for(p.m, G, p.n, (int64_t)G * V, s), st,
                                  (s->techniques & LOOM_TECH_CSC) != 0 || G > 1};
@@ -197,7 +233,11 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
     for (int64_t c0 = 0; c0 < p.n; c0 += ebd->slab) {
         eb.slab_c0 = c0;
         eb.slab_w = ebd->slab < p.n - c0 ? ebd->slab : p.n - c0;
-        if (sr) {
+        if (sr && sr_group(pr, V) >= 4) {
+            const int G = sr_group(pr, V);
+            eb_sr_wide_family<T> f = {p, eb, wide_grid(eb.chunks, G, eb.slab_w, (int64_t)G * V), st};
+            with_wide_gv<T>(G, V, f);
+        } else if (sr) {
             const int G = sr_group(pr, V);
             eb_sr_family<T> f = {p, eb, grid_for(eb.chunks, G, eb.slab_w, (int64_t)G * V, s), st,
                                  (s->techniques & LOOM_TECH_CSC) != 0 || G > 1};

@@ -101,6 +101,90 @@ __global__ void rb_sr_kernel(operands<T> p, bool csc)
 }
 
 /*
+ * The wide SR walk (N >= 16 or so, X row-major): the G lanes of a group split
+ * a tile of G*V columns and walk the pairs in storage order together.  The
+ * group loads its pairs G at a time, one per lane (coalesced), and loads the
+ * next batch before walking this one; each lane then takes the batch's pairs
+ * in order by shuffles, U pairs at a time: the U x-vector loads first (they
+ * are independent), then the U fmas in order on the same accumulators.  Only
+ * the loads run ahead; the sum is still acc = fma(a[j], x[col[j]], acc) from
+ * +0 in storage order (reference/order_rb_sr.h row_sum_rb_sr).
+ */
+/* U: as many pairs ahead as 32 registers of x values hold (at most G). */
+template <typename T, int G, int V> struct walk_unroll {
+    static const int regs = V * (int)sizeof(T) / 4;
+    static const int U = G < 32 / regs ? G : 32 / regs;
+};
+
+/* The pair (col, a) of position j for this lane, or (0, 0) past end. */
+template <typename T>
+__device__ __forceinline__ void load_pair(const operands<T> &p, int64_t j, int64_t end,
+                                          int32_t &col, T &a)
+{
+    col = 0;
+    a = T(0);
+    if (j < end) {
+        col = __ldg(p.ci + j);
+        a = __ldg(p.val + j);
+    }
+}
+
+/* RB + SR, wide: a group of G lanes per row, one tile of G*V columns per
+ * blockIdx.y step (the tiles of a row run in parallel). */
+template <typename T, int G, int V>
+__global__ void __launch_bounds__(256, ((G >= 16 && sizeof(T) * V >= 16) ||
+                                       (G == 32 && sizeof(T) * V == 4)) ? 2 : 3)
+rb_sr_wide_kernel(operands<T> p) /* 3 blocks per SM where that stays free of spills */
+{
+    typedef arith<T> A;
+    const int U = walk_unroll<T, G, V>::U;
+    const int64_t row = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / G;
+    if (row >= p.m)
+        return; /* whole groups leave together: G divides the block */
+    const int lane = threadIdx.x & (G - 1);
+    const unsigned mask = group_mask<G>();
+    const int64_t b = __ldg(p.ro + row), e = __ldg(p.ro + row + 1);
+    const int64_t tile_w = (int64_t)G * V;
+    for (int64_t tile = blockIdx.y * tile_w; tile < p.n; tile += (int64_t)gridDim.y * tile_w) {
+        const int64_t c = tile + (int64_t)lane * V;
+        T acc[V];
+#pragma unroll
+        for (int i = 0; i < V; i++)
+            acc[i] = T(0);
+        int32_t col;
+        T a;
+        load_pair(p, b + lane, e, col, a);
+        for (int64_t base = b; base < e; base += G) {
+            const int cnt = (e - base) < G ? (int)(e - base) : G;
+            int32_t ncol;
+            T na;
+            load_pair(p, base + G + lane, e, ncol, na);
+#pragma unroll
+            for (int t0 = 0; t0 < G; t0 += U) {
+                if (t0 >= cnt)
+                    break;
+                T xv[U][V];
+#pragma unroll
+                for (int u = 0; u < U; u++)
+                    load_x<T, V>(p, shfl<G>(mask, col, t0 + u), c, xv[u]);
+#pragma unroll
+                for (int u = 0; u < U; u++) {
+                    const T at = shfl<G>(mask, a, t0 + u);
+                    if (t0 + u < cnt) {
+#pragma unroll
+                        for (int i = 0; i < V; i++)
+                            acc[i] = A::fma(at, xv[u][i], acc[i]);
+                    }
+                }
+            }
+            col = ncol;
+            a = na;
+        }
+        finish_columns<T, V>(p, row, c, p.n, acc);
+    }
+}
+
+/*
  * RB + PR: a group of W lanes owns a row.  The row's t-th non-zero goes to
  * lane t mod W, each lane sums its share with fma from +0, then the halving
  * tree s = W/2 .. 1 (shuffle-down): part[l] = part[l] + part[l+s].

@@ -55,8 +55,9 @@ typedef struct ompk_args {
      * past a row's length (sell_len) are padding that the kernel never
      * lets into an accumulator.  sell_min: the slice's shortest row.
      * sell_part: parts+1 slice boundaries per thread. */
-    /* RB+SR: run rows as interleaved streams (1) or one by one (0) */
-    int streams;
+    /* RB+SR: interleave the fma chains of several rows (1; 0: the earlier
+     * kernels, for comparison: LOOM_OMP_NO_INTERLEAVE) */
+    int interleave;
     int sell_h;
     int64_t sell_slices;
     const int64_t *sell_ptr;

@@ -16,10 +16,15 @@
  *
  * Where the SIMD goes: for N > 1 a vector holds neighbouring output columns
  * of one row (X is row-major here), so each lane runs exactly the scalar
- * sequence of its own element.  For N = 1 the SR designs are scalar chains
- * (the order allows nothing else inside a row) and RB+PR puts its w lanes in
- * a vector.  RM versus CM changes nothing here: both layouts of Y are
- * written by the same loops (strided stores for column-major Y).
+ * sequence of its own element; for RB+SR with N <= one vector, four rows go
+ * side by side (rb_sr_rows_small) so their fma chains overlap.  For N = 1
+ * the SR designs are scalar chains (the order allows nothing else inside a
+ * row): RB+SR interleaves four rows' chains (rb_sr_rows_n1), or, where the
+ * plan made a sliced copy of A, puts one row per vector lane
+ * (sell_slices_n1, masked so padding never reaches an accumulator); RB+PR
+ * puts its w lanes in a vector.  RM versus CM changes nothing here: both
+ * layouts of Y are written by the same loops (strided stores for
+ * column-major Y).
  */
 #include <math.h>
 #include <omp.h>
@@ -181,14 +186,15 @@ OMPK_INLINE real KS(sr_scalar)(const real *a, const int32_t *ci, int64_t b, int6
 /* N = 1, RB+SR over rows [r0, r1): four rows' chains interleaved so the
  * fma latency of one row hides behind the others (each row keeps its own
  * order). */
-static void KS(rb_sr_rows_n1)(const ompk_args *g, int64_t r0, int64_t r1, real alpha, real beta)
+OMPK_INLINE void KS(rb_sr_rows_n1_)(const ompk_args *g, int64_t r0, int64_t r1, real alpha,
+                                    real beta, const int64_t xs)
 {
     const real *a = g->values;
     const int32_t *ci = g->col_indices;
     const int64_t *ro = g->row_offsets;
     const real *x = g->x;
     real *y = g->y;
-    const int64_t xs = g->x_rs, ys = g->y_rs;
+    const int64_t ys = g->y_rs;
     int64_t i = r0;
     for (; i + 4 <= r1; i += 4) {
         const int64_t b0 = ro[i], b1 = ro[i + 1], b2 = ro[i + 2], b3 = ro[i + 3], b4 = ro[i + 4];
@@ -203,14 +209,26 @@ static void KS(rb_sr_rows_n1)(const ompk_args *g, int64_t r0, int64_t r1, real a
             s2 = SFMA(a[b2 + t], x[(int64_t)ci[b2 + t] * xs], s2);
             s3 = SFMA(a[b3 + t], x[(int64_t)ci[b3 + t] * xs], s3);
         }
-        for (int64_t j = b0 + lmin; j < b1; j++)
-            s0 = SFMA(a[j], x[(int64_t)ci[j] * xs], s0);
-        for (int64_t j = b1 + lmin; j < b2; j++)
-            s1 = SFMA(a[j], x[(int64_t)ci[j] * xs], s1);
-        for (int64_t j = b2 + lmin; j < b3; j++)
-            s2 = SFMA(a[j], x[(int64_t)ci[j] * xs], s2);
-        for (int64_t j = b3 + lmin; j < b4; j++)
-            s3 = SFMA(a[j], x[(int64_t)ci[j] * xs], s3);
+        /* The tails: two chains at a time where two rows remain. */
+        int64_t j0 = b0 + lmin, j1 = b1 + lmin, j2 = b2 + lmin, j3 = b3 + lmin;
+        if (g->interleave) {
+            for (; j0 < b1 && j1 < b2; j0++, j1++) {
+                s0 = SFMA(a[j0], x[(int64_t)ci[j0] * xs], s0);
+                s1 = SFMA(a[j1], x[(int64_t)ci[j1] * xs], s1);
+            }
+            for (; j2 < b3 && j3 < b4; j2++, j3++) {
+                s2 = SFMA(a[j2], x[(int64_t)ci[j2] * xs], s2);
+                s3 = SFMA(a[j3], x[(int64_t)ci[j3] * xs], s3);
+            }
+        }
+        for (; j0 < b1; j0++)
+            s0 = SFMA(a[j0], x[(int64_t)ci[j0] * xs], s0);
+        for (; j1 < b2; j1++)
+            s1 = SFMA(a[j1], x[(int64_t)ci[j1] * xs], s1);
+        for (; j2 < b3; j2++)
+            s2 = SFMA(a[j2], x[(int64_t)ci[j2] * xs], s2);
+        for (; j3 < b4; j3++)
+            s3 = SFMA(a[j3], x[(int64_t)ci[j3] * xs], s3);
         y[i * ys] = KS(finish)(alpha, s0, beta, &y[i * ys]);
         y[(i + 1) * ys] = KS(finish)(alpha, s1, beta, &y[(i + 1) * ys]);
         y[(i + 2) * ys] = KS(finish)(alpha, s2, beta, &y[(i + 2) * ys]);
@@ -218,6 +236,16 @@ static void KS(rb_sr_rows_n1)(const ompk_args *g, int64_t r0, int64_t r1, real a
     }
     for (; i < r1; i++)
         y[i * ys] = KS(finish)(alpha, KS(sr_scalar)(a, ci, ro[i], ro[i + 1], x, xs), beta, &y[i * ys]);
+}
+
+/* (x contiguous, the common case, gets its own copy without the stride
+ * multiply in the inner loop.) */
+static void KS(rb_sr_rows_n1)(const ompk_args *g, int64_t r0, int64_t r1, real alpha, real beta)
+{
+    if (g->x_rs == 1)
+        KS(rb_sr_rows_n1_)(g, r0, r1, alpha, beta, 1);
+    else
+        KS(rb_sr_rows_n1_)(g, r0, r1, alpha, beta, g->x_rs);
 }
 
 /* RB+SR, 1 < N <= VL: one vector per row (m = N lanes, FULL when m ==
@@ -567,7 +595,7 @@ static void KS(rb_rows)(const ompk_args *g, int64_t r0, int64_t r1, real alpha, 
         }
         return;
     }
-    if (g->kloop == LOOM_K_SR && g->streams && g->n <= VL) {
+    if (g->kloop == LOOM_K_SR && g->interleave && g->n <= VL) {
         KS(rb_sr_rows_small)(g, r0, r1, alpha, beta);
         return;
     }

@@ -3,8 +3,14 @@
  * float and double, host memory, any thread count, the same bits as the
  * reference.  Planning picks the kernel for this CPU (AVX-512, AVX2 or
  * portable), the thread count and placement (hwloc), the split of rows
- * between threads and the column tile; execution packs column-major X when
- * it has to and runs the kernel (omp_kernels_impl.h).
+ * between threads and the column tile, and for N = 1 RB+SR a sliced copy of
+ * A with rows in vector lanes where that runs faster; execution packs
+ * column-major X when it has to and runs the kernel (omp_kernels_impl.h).
+ *
+ * Environment (for measurements and tests): LOOM_OMP_NO_SLICES (no sliced
+ * copy), LOOM_OMP_SLICES_ALWAYS (make and keep it whatever it costs),
+ * LOOM_OMP_NO_INTERLEAVE (the one-row-at-a-time RB+SR kernels),
+ * LOOM_OMP_SERIAL_WORK (nnz*N below which one thread runs; default 4096).
  */
 #include "config.h"
 #include "loom_internal.h"
@@ -16,6 +22,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Default threshold of one-thread execution, nnz * N (LOOM_OMP_SERIAL_WORK
+ * overrides it). */
+#define OMP_SERIAL_WORK 4096
 
 typedef struct omp_plan_data {
     int threads;
@@ -36,7 +46,8 @@ typedef struct omp_plan_data {
     int32_t *sell_len, *sell_min, *sell_cols;
     void *sell_vals;
     size_t sell_bytes;
-    int streams;
+    int interleave;
+    int64_t serial_work; /* below this many nnz*n, one thread (see openmp_spmm) */
 } omp_plan_data;
 
 static loom_status openmp_probe(void)
@@ -158,7 +169,7 @@ static int sell_height(omp_isa isa, loom_dtype dtype)
  * uneven inside slices that padding would more than double the entries
  * read. Padding entries get value 0 and column 0, never used: the kernel
  * masks them out. */
-static loom_status sell_build(omp_plan_data *d, const loom_csr *A, size_t es, int h)
+static loom_status sell_build(omp_plan_data *d, const loom_csr *A, size_t es, int h, int force)
 {
     const int64_t rows = A->rows, *ro = A->row_offsets;
     const int64_t slices = (rows + h - 1) / h;
@@ -172,7 +183,7 @@ static loom_status sell_build(omp_plan_data *d, const loom_csr *A, size_t es, in
             return LOOM_SUCCESS;
         padded += w * h;
     }
-    if (padded > 2 * A->nnz + 16 * (int64_t)h)
+    if (!force && padded > 2 * A->nnz + 16 * (int64_t)h)
         return LOOM_SUCCESS;
     d->sell_ptr = loom__malloc(((size_t)slices + 1) * sizeof *d->sell_ptr);
     d->sell_len = loom__malloc((size_t)slices * (size_t)h * sizeof *d->sell_len);
@@ -231,6 +242,80 @@ static loom_status sell_build(omp_plan_data *d, const loom_csr *A, size_t es, in
     return LOOM_SUCCESS;
 }
 
+/* Keep the sliced copy only where it runs faster than the CSR kernel on
+ * this machine and matrix: it wins on short or even rows (less loop
+ * overhead per row) and loses where x's gather costs more than the rows'
+ * interleaved fma chains (measured on Zen 3: about 0.7x to 1.7x either
+ * way).  Both give the same bits, so the race only decides speed: each
+ * kernel runs three times in turn on a scratch x (ones) and y, best time
+ * wins. */
+static void sell_race(omp_plan_data *d, const loom_csr *A, size_t es)
+{
+    void *x = loom__malloc((size_t)A->cols * es), *y = loom__malloc((size_t)A->rows * es);
+    if (!x || !y) {
+        loom__free(x);
+        loom__free(y);
+        return; /* keep the slices: no scratch, no race */
+    }
+    for (int64_t k = 0; k < A->cols; k++) {
+        if (es == sizeof(float))
+            ((float *)x)[k] = 1.0f;
+        else
+            ((double *)x)[k] = 1.0;
+    }
+    ompk_args g;
+    memset(&g, 0, sizeof g);
+    g.rows = A->rows;
+    g.nnz = A->nnz;
+    g.row_offsets = A->row_offsets;
+    g.col_indices = A->col_indices;
+    g.values = A->values;
+    g.x = x;
+    g.x_rs = g.x_cs = 1;
+    g.y = y;
+    g.y_rs = g.y_cs = 1;
+    g.n = 1;
+    g.alpha = 1;
+    g.mloop = LOOM_M_RB;
+    g.kloop = LOOM_K_SR;
+    g.threads = d->threads;
+    g.parts = d->parts;
+    g.row_part = d->row_part;
+    g.interleave = d->interleave;
+    double best[2] = {1e30, 1e30};
+    for (int rep = 0; rep < 6; rep++) {
+        const int sliced = rep & 1;
+        g.sell_h = sliced ? d->sell_h : 0;
+        g.sell_slices = d->sell_slices;
+        g.sell_ptr = d->sell_ptr;
+        g.sell_len = d->sell_len;
+        g.sell_min = d->sell_min;
+        g.sell_cols = d->sell_cols;
+        g.sell_vals = d->sell_vals;
+        g.sell_part = d->sell_part;
+        const double t0 = omp_get_wtime();
+        d->spmm(&g);
+        const double t = omp_get_wtime() - t0;
+        if (t < best[sliced])
+            best[sliced] = t;
+    }
+    loom__free(x);
+    loom__free(y);
+    if (best[1] < best[0])
+        return;
+    loom__free(d->sell_ptr);
+    loom__free(d->sell_part);
+    loom__free(d->sell_len);
+    loom__free(d->sell_min);
+    loom__free(d->sell_cols);
+    loom__free(d->sell_vals);
+    d->sell_ptr = d->sell_part = NULL;
+    d->sell_len = d->sell_min = d->sell_cols = NULL;
+    d->sell_vals = NULL;
+    d->sell_h = 0;
+    d->sell_bytes = 0;
+}
+
 static loom_status openmp_plan_prepare(loom_plan *plan)
 {
     const omp_topology *topo = omp_topology_get();
@@ -259,13 +344,19 @@ static loom_status openmp_plan_prepare(loom_plan *plan)
     if (d->col_pass >= plan->n)
         d->col_pass = plan->n;
 
-    d->streams = !getenv("LOOM_OMP_NO_STREAMS");
+    d->interleave = !getenv("LOOM_OMP_NO_INTERLEAVE");
+    const char *sw = getenv("LOOM_OMP_SERIAL_WORK");
+    d->serial_work = sw ? strtoll(sw, NULL, 10) : OMP_SERIAL_WORK;
     const int h = sell_height(d->isa, plan->dtype);
     if (plan->strategy.mloop == LOOM_M_RB && plan->strategy.kloop == LOOM_K_SR && plan->n == 1 &&
         h > 0 && A->nnz > 0 && !getenv("LOOM_OMP_NO_SLICES")) {
-        loom_status st = sell_build(d, A, es, h);
+        /* LOOM_OMP_SLICES_ALWAYS (tests): make and keep them whatever they cost. */
+        const int force = getenv("LOOM_OMP_SLICES_ALWAYS") != NULL;
+        loom_status st = sell_build(d, A, es, h, force);
         if (st != LOOM_SUCCESS)
             return st;
+        if (d->sell_h && !force)
+            sell_race(d, A, es);
     }
     if (plan->strategy.mloop == LOOM_M_EB && plan->chunks > 0) {
         size_t bytes;
@@ -305,7 +396,11 @@ static loom_status openmp_spmm(loom_plan *plan, double alpha, const loom_dense *
     g.col_indices = A->col_indices;
     g.values = A->values;
     g.n = plan->n;
-    g.threads = d->threads;
+    /* Small products run on the calling thread alone: waking the team
+     * costs more than it saves below about serial_work multiply-adds
+     * (more so on a busy machine, where a woken thread may wait for a
+     * core).  The bits do not depend on the thread count. */
+    g.threads = (double)A->nnz * (double)plan->n < (double)d->serial_work ? 1 : d->threads;
     if (X->layout == LOOM_COL_MAJOR && g.n > 1) {
         d->pack(X->data, X->rows, g.n, X->ld, d->x_packed, d->threads);
         g.x = d->x_packed;
@@ -332,7 +427,7 @@ static loom_status openmp_spmm(loom_plan *plan, double alpha, const loom_dense *
     g.chunks = plan->chunks;
     g.carry_first = d->carry_first;
     g.carry_last = d->carry_last;
-    g.streams = d->streams;
+    g.interleave = d->interleave;
     if (d->sell_h && g.x_rs == 1) { /* (a strided x: the CSR path) */
         g.sell_h = d->sell_h;
         g.sell_slices = d->sell_slices;

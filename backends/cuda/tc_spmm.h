@@ -1,0 +1,65 @@
+/*
+ * tc_spmm.h - the C face of the tensor-core SpMM kernels (tc_spmm.cu),
+ * TCA-SpMM on plain CSR: each row's dot products with X become small
+ * mma.sync products.  The order of operations is the one of
+ * reference/tc_model.h, which the kernels reproduce bit for bit given the
+ * device's MMA model.
+ *
+ * The CUDA backend's spmm slot dispatches here for tensor-core strategies
+ * (see doc/tc-api-proposal.md for the hook).
+ */
+#ifndef LOOM_CUDA_TC_SPMM_H
+#define LOOM_CUDA_TC_SPMM_H
+
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#include "tc_model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One launch; every pointer in device memory, X and Y row-major. */
+typedef struct loomcu_tc_problem {
+    int64_t m, k, n;
+    const int64_t *row_offsets;
+    const int32_t *col_indices;
+    const void *values;
+    tc_value vt; /* storage type of A, X and Y */
+    const void *x;
+    int64_t ldx;
+    void *y;
+    int64_t ldy;
+    float alpha, beta;
+} loomcu_tc_problem;
+
+/* Plan-time preprocessing: the rows binned by their part count P (1, 2, 4, 8
+ * warps), so one kernel per bin runs rows of one shape. */
+#define LOOMCU_TC_BINS 4
+typedef struct loomcu_tc_plan {
+    tc_config cfg;
+    int64_t m;
+    int32_t *rows;                         /* device: row ids, bin after bin */
+    int64_t bin_start[LOOMCU_TC_BINS + 1]; /* bin b (P = 2^b) holds rows[bin_start[b] .. bin_start[b+1]) */
+} loomcu_tc_plan;
+
+/* 1 when kernels exist for this storage type, precision and MMA depth. */
+int loomcu_tc_supported(tc_value vt, const tc_config *cfg);
+
+/* host_row_offsets: the m+1 row offsets in host memory. */
+cudaError_t loomcu_tc_plan_create(loomcu_tc_plan *plan, const int64_t *host_row_offsets, int64_t m,
+                                  const tc_config *cfg);
+void loomcu_tc_plan_destroy(loomcu_tc_plan *plan);
+
+/* Y = alpha*A*X + beta*Y; returns the launch error.  cudaErrorInvalidValue
+ * when the combination is not supported or shapes are wrong. */
+cudaError_t loomcu_tc_spmm(const loomcu_tc_plan *plan, const loomcu_tc_problem *p,
+                           cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

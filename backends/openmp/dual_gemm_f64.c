@@ -1,0 +1,12 @@
+/* dual_gemm_f64.c - the OpenMP dual-side GEMM in double precision. */
+#include "config.h"
+#include "dual_internal.h"
+#include "omp_dual.h"
+#if defined(__x86_64__) && defined(__GNUC__)
+#pragma GCC target("popcnt") /* checked by the descriptor */
+#endif
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#define LOOM_REAL_F64
+#include "dual_gemm_impl.h"

@@ -1,0 +1,34 @@
+# bench/dual.mk - dual-side sparsity benchmarks (`make bench`, or
+# --enable-bench for `make all`).  dual_bench: the CPU, against OpenBLAS
+# (assumed at the Debian path: cblas.h and -lopenblas; an m4 check would
+# make it optional).  dual_gpu_bench: the GPU, against cuBLAS and cuSPARSE.
+# bench/run_dual_bench.sh runs them and keeps results in bench/results/dual/.
+EXTRA_DIST += bench/run_dual_bench.sh bench/dual_gpu_bench.cu
+if LOOM_HAVE_OPENMP
+if LOOM_ENABLE_BENCH
+noinst_PROGRAMS += bench/dual_bench
+else
+EXTRA_PROGRAMS += bench/dual_bench
+endif
+bench_dual_bench_SOURCES = bench/dual_bench.c
+bench_dual_bench_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+bench_dual_bench_LDADD = lib/libloom.la -lopenblas -lm
+bench_dual_bench_LDFLAGS = $(OPENMP_CFLAGS)
+dual_cpu_bench_program = bench/dual_bench$(EXEEXT)
+else
+dual_cpu_bench_program =
+endif
+
+if LOOM_HAVE_CUDA
+bench/dual_gpu_bench$(EXEEXT): $(srcdir)/bench/dual_gpu_bench.cu lib/libloom.la
+	@$(MKDIR_P) bench
+	$(AM_V_GEN)$(NVCC) $(NVCC_ARCH_FLAGS) -std=c++17 -O3 -I$(top_srcdir)/include -o $@ \
+		$(srcdir)/bench/dual_gpu_bench.cu lib/.libs/libloom.so $(CUDA_BENCH_LIBS) \
+		-Xlinker -rpath -Xlinker $(abs_top_builddir)/lib/.libs
+CLEANFILES += bench/dual_gpu_bench$(EXEEXT)
+dual_gpu_bench_program = bench/dual_gpu_bench$(EXEEXT)
+else
+dual_gpu_bench_program =
+endif
+bench: $(dual_cpu_bench_program) $(dual_gpu_bench_program)
+gpu-bench: $(dual_gpu_bench_program)

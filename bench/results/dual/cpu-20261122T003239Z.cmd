@@ -1,0 +1,1 @@
+./bench/dual_bench all --reps 5

@@ -1,0 +1,1 @@
+./bench/dual_bench im2col --reps 9 --threads 1

@@ -1,0 +1,1 @@
+./bench/dual_bench spgemm --reps 3

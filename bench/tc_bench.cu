@@ -1,0 +1,525 @@
+/*
+ * tc_bench.cu - loom's tensor-core SpMM on the DLMC matrices, against
+ * loom's CUDA-core designs, cuSPARSE CSR SpMM (fp16 and fp32) and cuBLAS
+ * dense GEMM (fp16 in, fp32 accumulate) on the densified matrix, in one run.
+ *
+ * Usage: tc_bench [--dlmc DIR] [--n 64,128,256,512] [--reps R] [--limit L]
+ *                 [--budget SECONDS] [--csv FILE]
+ * Matrices are taken round-robin over (model, sparsity), so a run cut short
+ * by --limit (per model and sparsity) or --budget (wall seconds, after which
+ * no new matrix starts) still covers every sparsity; the summary is always
+ * printed.
+ * DIR holds rn50/ and transformer/ (magnitude_pruning/0.9, 0.95, 0.98, .smtx
+ * or .smtx.gz); default: $LOOM_DLMC, ../shared/data/dlmc, shared/data/dlmc.
+ * The pattern comes from the file; values and X are random (fixed seed).
+ * Y = A*X (alpha 1, beta 0); X, Y row-major.
+ *
+ * Per (matrix, N) it prints the time of each method (mean of R timed calls
+ * after two warm-ups, CUDA events), GFLOP/s counted on the non-zeros
+ * (2 nnz N / t), and the bytes-moved floor of the fp16 problem
+ * (A's CSR arrays + X read once + Y written once) with the bandwidth it
+ * implies.  The summary gives, per N: share of matrices where the
+ * tensor-core path beats cuSPARSE fp16 and the geomean speedup; and per
+ * sparsity: the same against cuBLAS fp16.
+ */
+#include <cublas_v2.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <cusparse.h>
+#include <dirent.h>
+#include <zlib.h>
+
+#include <time.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "tc_model.h"
+#include "tc_round.h"
+#include "tc_spmm.h"
+#ifndef LOOM_TC_BENCH_NO_CUDACORE
+#include "cuda_kernels.h"
+#endif
+
+#define CK(x)                                                                                     \
+    do {                                                                                          \
+        cudaError_t e_ = (x);                                                                     \
+        if (e_ != cudaSuccess) {                                                                  \
+            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));    \
+            exit(2);                                                                              \
+        }                                                                                         \
+    } while (0)
+
+struct matrix {
+    std::string name, model;
+    double sparsity;
+    int64_t m, k, nnz;
+    std::vector<int64_t> ro;
+    std::vector<int32_t> ci;
+};
+
+static bool read_smtx(const std::string &path, matrix &A)
+{
+    gzFile f = gzopen(path.c_str(), "rb");
+    if (!f)
+        return false;
+    std::string text;
+    char buf[1 << 16];
+    int got;
+    while ((got = gzread(f, buf, sizeof buf)) > 0)
+        text.append(buf, got);
+    gzclose(f);
+    const char *p = text.c_str();
+    char *end;
+    auto next = [&](long long &v) -> bool {
+        while (*p && !(*p == '-' || (*p >= '0' && *p <= '9')))
+            p++;
+        if (!*p)
+            return false;
+        v = strtoll(p, &end, 10);
+        p = end;
+        return true;
+    };
+    long long m, k, nnz, v;
+    if (!next(m) || !next(k) || !next(nnz))
+        return false;
+    A.m = m;
+    A.k = k;
+    A.nnz = nnz;
+    A.ro.resize(m + 1);
+    A.ci.resize(nnz);
+    for (long long i = 0; i <= m; i++) {
+        if (!next(v))
+            return false;
+        A.ro[i] = v;
+    }
+    for (long long j = 0; j < nnz; j++) {
+        if (!next(v))
+            return false;
+        A.ci[j] = (int32_t)v;
+    }
+    return A.ro[m] == nnz;
+}
+
+static std::vector<std::string> list_dir(const std::string &d)
+{
+    std::vector<std::string> out;
+    DIR *dir = opendir(d.c_str());
+    if (!dir)
+        return out;
+    while (struct dirent *e = readdir(dir)) {
+        std::string n = e->d_name;
+        if (n.find(".smtx") != std::string::npos)
+            out.push_back(n);
+    }
+    closedir(dir);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+static uint64_t rng = 0x853c49e6748fea9bull;
+static float urand()
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (float)((double)(rng >> 11) / 9007199254740992.0 * 2 - 1);
+}
+
+/* Mean time (ms) of one call of f over reps, after two warm-ups. */
+template <typename F> static double time_ms(F f, int reps)
+{
+    f();
+    f();
+    cudaEvent_t a, b;
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    CK(cudaEventRecord(a));
+    for (int r = 0; r < reps; r++)
+        f();
+    CK(cudaEventRecord(b));
+    CK(cudaEventSynchronize(b));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, a, b));
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    CK(cudaGetLastError());
+    return ms / reps;
+}
+
+struct result {
+    std::string name;
+    double sparsity;
+    int64_t n;
+    double t_tc16, t_tc8, t_tc, t_cc, t_sp16, t_sp32, t_blas;
+    double max_rel; /* max |Y_tc - Y_cusparse_f32| / max |Y_cusparse_f32| */
+};
+
+static double geomean(const std::vector<double> &v)
+{
+    if (v.empty())
+        return NAN;
+    double s = 0;
+    for (double x : v)
+        s += log(x);
+    return exp(s / v.size());
+}
+
+int main(int argc, char **argv)
+{
+    std::string dlmc;
+    std::vector<int64_t> ns = {64, 128, 256, 512};
+    int reps = 10, limit = 1 << 30;
+    double budget = 1e30;
+    const char *csv_path = NULL;
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        if (a == "--dlmc" && i + 1 < argc)
+            dlmc = argv[++i];
+        else if (a == "--reps" && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else if (a == "--limit" && i + 1 < argc)
+            limit = atoi(argv[++i]);
+        else if (a == "--budget" && i + 1 < argc)
+            budget = atof(argv[++i]);
+        else if (a == "--csv" && i + 1 < argc)
+            csv_path = argv[++i];
+        else if (a == "--n" && i + 1 < argc) {
+            ns.clear();
+            for (char *t = strtok(argv[++i], ","); t; t = strtok(NULL, ","))
+                ns.push_back(atoll(t));
+        } else {
+            fprintf(stderr, "usage: tc_bench [--dlmc DIR] [--n 64,128,256,512] [--reps R] [--limit L] "
+                            "[--budget S] [--csv FILE]\n");
+            return 2;
+        }
+    }
+    if (dlmc.empty()) {
+        const char *cands[] = {getenv("LOOM_DLMC"), "../shared/data/dlmc", "shared/data/dlmc",
+                               "/work/shared/data/dlmc"};
+        for (const char *c : cands)
+            if (c && opendir(c)) {
+                dlmc = c;
+                break;
+            }
+    }
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+        printf("SKIP: no CUDA device\n");
+        return 77;
+    }
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    printf("tc_bench on %s (%d SMs), DLMC from %s, %d reps\n", prop.name, prop.multiProcessorCount,
+           dlmc.c_str(), reps);
+    FILE *csv = csv_path ? fopen(csv_path, "w") : NULL;
+    if (csv)
+        fprintf(csv, "matrix,sparsity,m,k,nnz,n,tc_f16_k16_us,tc_f16_k8_us,cudacore_f32_us,"
+                     "cusparse_f16_us,cusparse_f32_us,cublas_f16_us,floor_bytes\n");
+
+    cusparseHandle_t sp;
+    cublasHandle_t bl;
+    if (cusparseCreate(&sp) != CUSPARSE_STATUS_SUCCESS || cublasCreate(&bl) != CUBLAS_STATUS_SUCCESS) {
+        fprintf(stderr, "cannot create cuSPARSE / cuBLAS handles\n");
+        return 2;
+    }
+    std::vector<result> results;
+    const char *models[] = {"rn50", "transformer"};
+    const char *levels[] = {"0.9", "0.95", "0.98"};
+    printf("%-62s %5s %5s %5s %7s %4s | %9s %9s %9s %9s %9s %9s | %8s %7s %7s %8s\n", "matrix", "sp",
+           "M", "K", "nnz", "N", "tc16k16", "tc16k8", "cc-f32", "csp-f16", "csp-f32", "cublas16",
+           "tcGF/s", "floorKB", "tcGB/s", "relerr");
+    printf("(times in microseconds; relerr: tensor-core f16 result against cuSPARSE f32, relative to max |Y|)\n");
+    /* (dir, file, model, level) round-robin over the six (model, level) sets */
+    struct entry { std::string dir, file, model, level; };
+    std::vector<std::vector<entry>> sets;
+    for (const char *model : models)
+        for (const char *level : levels) {
+            std::string dir = dlmc + "/" + model + "/magnitude_pruning/" + level;
+            std::vector<entry> es;
+            for (const std::string &fn : list_dir(dir))
+                if ((int)es.size() < limit)
+                    es.push_back({dir, fn, model, level});
+            sets.push_back(es);
+        }
+    std::vector<entry> order;
+    for (size_t i = 0;; i++) {
+        bool any = false;
+        for (auto &es : sets)
+            if (i < es.size()) {
+                order.push_back(es[i]);
+                any = true;
+            }
+        if (!any)
+            break;
+    }
+    struct timespec ts0;
+    clock_gettime(CLOCK_MONOTONIC, &ts0);
+    int skipped = 0, bad_results = 0;
+    for (const entry &en : order) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        if ((ts.tv_sec - ts0.tv_sec) + 1e-9 * (ts.tv_nsec - ts0.tv_nsec) > budget) {
+            skipped++;
+            continue;
+        }
+        const std::string &dir = en.dir, &fn = en.file;
+        const char *model = en.model.c_str(), *level = en.level.c_str();
+        matrix A;
+        A.name = std::string(model) + "/" + level + "/" + fn.substr(0, fn.find(".smtx"));
+        A.sparsity = atof(level);
+        if (!read_smtx(dir + "/" + fn, A)) {
+            printf("cannot read %s\n", fn.c_str());
+            continue;
+        }
+        if (A.nnz == 0)
+            continue;
+        /* values (fp16 and fp32 copies of the same numbers), X, dense A */
+        std::vector<uint16_t> v16(A.nnz);
+        std::vector<float> v32(A.nnz);
+        for (int64_t j = 0; j < A.nnz; j++) {
+            v16[j] = tc_f32_to_f16(urand());
+            v32[j] = tc_f16_to_f32(v16[j]);
+        }
+        std::vector<int32_t> ro32(A.m + 1);
+        for (int64_t i = 0; i <= A.m; i++)
+            ro32[i] = (int32_t)A.ro[i];
+        std::vector<uint16_t> dense16((size_t)A.m * A.k, 0);
+        for (int64_t i = 0; i < A.m; i++)
+            for (int64_t j = A.ro[i]; j < A.ro[i + 1]; j++)
+                dense16[(size_t)i * A.k + A.ci[j]] = v16[j];
+        int64_t *d_ro;
+        int32_t *d_ci, *d_ro32;
+        void *d_v16, *d_v32, *d_dense;
+        CK(cudaMalloc(&d_ro, 8 * (A.m + 1)));
+        CK(cudaMalloc(&d_ro32, 4 * (A.m + 1)));
+        CK(cudaMalloc(&d_ci, 4 * A.nnz));
+        CK(cudaMalloc(&d_v16, 2 * A.nnz));
+        CK(cudaMalloc(&d_v32, 4 * A.nnz));
+        CK(cudaMalloc(&d_dense, 2 * (size_t)A.m * A.k));
+        CK(cudaMemcpy(d_ro, A.ro.data(), 8 * (A.m + 1), cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(d_ro32, ro32.data(), 4 * (A.m + 1), cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(d_ci, A.ci.data(), 4 * A.nnz, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(d_v16, v16.data(), 2 * A.nnz, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(d_v32, v32.data(), 4 * A.nnz, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(d_dense, dense16.data(), 2 * (size_t)A.m * A.k, cudaMemcpyHostToDevice));
+        tc_config c16 = {TC_PREC_F16, 16}, c8 = {TC_PREC_F16, 8};
+        loomcu_tc_plan p16, p8;
+        CK(loomcu_tc_plan_create(&p16, A.ro.data(), A.m, &c16));
+        CK(loomcu_tc_plan_create(&p8, A.ro.data(), A.m, &c8));
+
+        for (int64_t n : ns) {
+            std::vector<uint16_t> x16((size_t)A.k * n);
+            std::vector<float> x32((size_t)A.k * n);
+            for (size_t i = 0; i < x16.size(); i++) {
+                x16[i] = tc_f32_to_f16(urand());
+                x32[i] = tc_f16_to_f32(x16[i]);
+            }
+            void *d_x16, *d_x32, *d_y16, *d_y32;
+            CK(cudaMalloc(&d_x16, 2 * x16.size()));
+            CK(cudaMalloc(&d_x32, 4 * x32.size()));
+            CK(cudaMalloc(&d_y16, 2 * (size_t)A.m * n));
+            CK(cudaMalloc(&d_y32, 4 * (size_t)A.m * n));
+            CK(cudaMemcpy(d_x16, x16.data(), 2 * x16.size(), cudaMemcpyHostToDevice));
+            CK(cudaMemcpy(d_x32, x32.data(), 4 * x32.size(), cudaMemcpyHostToDevice));
+            result r;
+            r.name = A.name;
+            r.sparsity = A.sparsity;
+            r.n = n;
+
+            loomcu_tc_problem tp = {A.m, A.k, n, d_ro, d_ci, d_v16, TC_VAL_F16, d_x16, n,
+                                    d_y16, n, 1.0f, 0.0f};
+            r.t_tc16 = time_ms([&] { loomcu_tc_spmm(&p16, &tp, 0); }, reps);
+            r.t_tc8 = time_ms([&] { loomcu_tc_spmm(&p8, &tp, 0); }, reps);
+            r.t_tc = std::min(r.t_tc16, r.t_tc8);
+            /* sanity: keep the tensor-core result (fp16) to compare with cuSPARSE fp32 */
+            std::vector<uint16_t> y_tc((size_t)A.m * n);
+            CK(cudaMemcpy(y_tc.data(), d_y16, 2 * y_tc.size(), cudaMemcpyDeviceToHost));
+
+            r.t_cc = NAN;
+#ifndef LOOM_TC_BENCH_NO_CUDACORE
+            {
+                loomcu_problem cp;
+                memset(&cp, 0, sizeof cp);
+                cp.m = A.m;
+                cp.k = A.k;
+                cp.n = n;
+                cp.nnz = A.nnz;
+                cp.row_offsets = d_ro;
+                cp.col_indices = d_ci;
+                cp.values = d_v32;
+                cp.x = d_x32;
+                cp.x_row_stride = n;
+                cp.x_col_stride = 1;
+                cp.y = d_y32;
+                cp.y_row_stride = n;
+                cp.y_col_stride = 1;
+                cp.alpha = 1;
+                cp.beta = 0;
+                cp.x_vector_width = n % 4 == 0 ? 4 : n % 2 == 0 ? 2 : 1;
+                /* RB designs (EB needs the backend's plan data) */
+                loom_strategy ss[5];
+                memset(ss, 0, sizeof ss);
+                for (int s = 0; s < 5; s++) {
+                    ss[s].mloop = LOOM_M_RB;
+                    ss[s].chunk = 32;
+                    ss[s].nloop = LOOM_N_RM;
+                    ss[s].kloop = s < 2 ? LOOM_K_SR : LOOM_K_PR;
+                    ss[s].lanes = s == 2 ? 4 : s == 3 ? 8 : 32;
+                }
+                ss[0].techniques = LOOM_TECH_VDL;
+                ss[1].techniques = LOOM_TECH_VDL | LOOM_TECH_CSC;
+                ss[2].techniques = ss[3].techniques = ss[4].techniques = LOOM_TECH_VDL;
+                for (int s = 0; s < 5; s++) {
+                    double t = time_ms([&] { loomcu_spmm_f32(&cp, &ss[s], NULL, 0); }, reps);
+                    if (!(t >= r.t_cc))
+                        r.t_cc = std::isnan(r.t_cc) ? t : std::min(r.t_cc, t);
+                }
+            }
+#endif
+            /* cuSPARSE */
+            auto cusparse_time = [&](cudaDataType vt, void *vals, void *x, void *y) -> double {
+                cusparseSpMatDescr_t mA;
+                cusparseDnMatDescr_t mX, mY;
+                float one = 1, zero = 0;
+                if (cusparseCreateCsr(&mA, A.m, A.k, A.nnz, d_ro32, d_ci, vals, CUSPARSE_INDEX_32I,
+                                      CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt) != CUSPARSE_STATUS_SUCCESS)
+                    return NAN;
+                cusparseCreateDnMat(&mX, A.k, n, n, x, vt, CUSPARSE_ORDER_ROW);
+                cusparseCreateDnMat(&mY, A.m, n, n, y, vt, CUSPARSE_ORDER_ROW);
+                double t = NAN;
+                const cusparseSpMMAlg_t algs[] = {CUSPARSE_SPMM_ALG_DEFAULT, CUSPARSE_SPMM_CSR_ALG2,
+                                                  CUSPARSE_SPMM_CSR_ALG1};
+                for (cusparseSpMMAlg_t alg : algs) {
+                    size_t bytes = 0;
+                    if (cusparseSpMM_bufferSize(sp, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                                CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mA, mX, &zero,
+                                                mY, CUDA_R_32F, alg, &bytes) != CUSPARSE_STATUS_SUCCESS)
+                        continue;
+                    void *buf = NULL;
+                    if (bytes)
+                        CK(cudaMalloc(&buf, bytes));
+                    cusparseStatus_t st = cusparseSpMM(sp, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                                       CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mA, mX,
+                                                       &zero, mY, CUDA_R_32F, alg, buf);
+                    if (st == CUSPARSE_STATUS_SUCCESS) {
+                        double ta = time_ms([&] {
+                            cusparseSpMM(sp, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                         CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mA, mX, &zero, mY,
+                                         CUDA_R_32F, alg, buf);
+                        }, reps);
+                        if (std::isnan(t) || ta < t)
+                            t = ta;
+                    }
+                    cudaGetLastError();
+                    if (buf)
+                        cudaFree(buf);
+                }
+                cusparseDestroySpMat(mA);
+                cusparseDestroyDnMat(mX);
+                cusparseDestroyDnMat(mY);
+                return t;
+            };
+            r.t_sp16 = cusparse_time(CUDA_R_16F, d_v16, d_x16, d_y16);
+            r.t_sp32 = cusparse_time(CUDA_R_32F, d_v32, d_x32, d_y32);
+            r.max_rel = NAN;
+            if (!std::isnan(r.t_sp32)) {
+                std::vector<float> y_ref((size_t)A.m * n);
+                CK(cudaMemcpy(y_ref.data(), d_y32, 4 * y_ref.size(), cudaMemcpyDeviceToHost));
+                double scale = 1e-30, err = 0;
+                for (size_t i = 0; i < y_ref.size(); i++)
+                    scale = std::max(scale, (double)fabsf(y_ref[i]));
+                for (size_t i = 0; i < y_ref.size(); i++)
+                    err = std::max(err, fabs((double)tc_f16_to_f32(y_tc[i]) - y_ref[i]));
+                r.max_rel = err / scale;
+                if (!(r.max_rel < 1e-2))
+                    bad_results++;
+            }
+            /* cuBLAS: Y^T (n x m, col-major) = X^T (n x k) * A^T (k x m) */
+            {
+                float one = 1, zero = 0;
+                r.t_blas = time_ms([&] {
+                    cublasGemmEx(bl, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)A.m, (int)A.k, &one, d_x16,
+                                 CUDA_R_16F, (int)n, d_dense, CUDA_R_16F, (int)A.k, &zero, d_y16,
+                                 CUDA_R_16F, (int)n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+                }, reps);
+            }
+            const double floor_bytes = A.nnz * 6.0 + (A.m + 1) * 8.0 + (double)A.k * n * 2 + (double)A.m * n * 2;
+            const double gflops = 2.0 * A.nnz * n / (r.t_tc * 1e-3) / 1e9;
+            printf("%-62s %5.2f %5lld %5lld %7lld %4lld | %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f | %8.1f %7.1f %7.1f %8.1e\n",
+                   A.name.c_str(), A.sparsity, (long long)A.m, (long long)A.k, (long long)A.nnz,
+                   (long long)n, r.t_tc16 * 1e3, r.t_tc8 * 1e3, r.t_cc * 1e3, r.t_sp16 * 1e3,
+                   r.t_sp32 * 1e3, r.t_blas * 1e3, gflops, floor_bytes / 1024,
+                   floor_bytes / (r.t_tc * 1e-3) / 1e9, r.max_rel);
+            if (csv)
+                fprintf(csv, "%s,%.2f,%lld,%lld,%lld,%lld,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.0f\n",
+                        A.name.c_str(), A.sparsity, (long long)A.m, (long long)A.k, (long long)A.nnz,
+                        (long long)n, r.t_tc16 * 1e3, r.t_tc8 * 1e3, r.t_cc * 1e3, r.t_sp16 * 1e3,
+                        r.t_sp32 * 1e3, r.t_blas * 1e3, floor_bytes);
+            results.push_back(r);
+            cudaFree(d_x16);
+            cudaFree(d_x32);
+            cudaFree(d_y16);
+            cudaFree(d_y32);
+        }
+        loomcu_tc_plan_destroy(&p16);
+        loomcu_tc_plan_destroy(&p8);
+        cudaFree(d_ro);
+        cudaFree(d_ro32);
+        cudaFree(d_ci);
+        cudaFree(d_v16);
+        cudaFree(d_v32);
+        cudaFree(d_dense);
+    }
+
+    if (bad_results)
+        printf("\nWARNING: %d runs where the tensor-core result is off cuSPARSE fp32 by more than 1%% of max |Y|\n",
+               bad_results);
+    else
+        printf("\nall tensor-core results within 1%% (of max |Y|) of cuSPARSE fp32\n");
+    if (bad_results)
+        printf("\nWARNING: %d runs where the tensor-core result is off cuSPARSE fp32 by more than 1%% of max |Y|\n",
+               bad_results);
+    else
+        printf("\nall tensor-core results within 1%% (of max |Y|) of cuSPARSE fp32\n");
+    if (skipped)
+        printf("\n%d matrices not run: the --budget of %.0f s was spent\n", skipped, budget);
+    printf("\nsummary (tc = the faster of loom's tensor-core f16 k16 / k8; times are means of %d calls)\n", reps);
+    printf("%5s %6s | %-28s | %-28s | %-28s | %-20s\n", "N", "sp", "vs cuSPARSE f16: faster, geo",
+           "vs cuBLAS f16: faster, geo", "vs cuSPARSE f32: faster, geo", "vs loom CUDA-core f32");
+    for (int64_t n : ns)
+        for (double sp : {0.0, 0.9, 0.95, 0.98}) {
+            std::vector<double> s16, sbl, s32, scc;
+            int f16 = 0, fbl = 0, f32 = 0, fcc = 0, cnt = 0;
+            for (const result &r : results) {
+                if (r.n != n || (sp != 0.0 && fabs(r.sparsity - sp) > 1e-9))
+                    continue;
+                cnt++;
+                if (!std::isnan(r.t_sp16)) { s16.push_back(r.t_sp16 / r.t_tc); f16 += r.t_tc < r.t_sp16; }
+                sbl.push_back(r.t_blas / r.t_tc);
+                fbl += r.t_tc < r.t_blas;
+                if (!std::isnan(r.t_sp32)) { s32.push_back(r.t_sp32 / r.t_tc); f32 += r.t_tc < r.t_sp32; }
+                if (!std::isnan(r.t_cc)) { scc.push_back(r.t_cc / r.t_tc); fcc += r.t_tc < r.t_cc; }
+            }
+            if (!cnt)
+                continue;
+            printf("%5lld %6s | %4d/%-4d %5.1f%%  %6.2fx | %4d/%-4d %5.1f%%  %6.2fx | %4d/%-4d %5.1f%%  %6.2fx | %4d/%-4d %6.2fx\n",
+                   (long long)n, sp == 0.0 ? "all" : (sp == 0.9 ? "0.90" : sp == 0.95 ? "0.95" : "0.98"),
+                   f16, (int)s16.size(), 100.0 * f16 / std::max<size_t>(1, s16.size()), geomean(s16), fbl,
+                   (int)sbl.size(), 100.0 * fbl / std::max<size_t>(1, sbl.size()), geomean(sbl), f32,
+                   (int)s32.size(), 100.0 * f32 / std::max<size_t>(1, s32.size()), geomean(s32), fcc,
+                   (int)scc.size(), geomean(scc));
+        }
+    printf("targets (N = 256, sparsity 0.9-0.98): beat cuSPARSE f16 on >= 90%% with geomean >= 2x; "
+           "beat cuBLAS f16 from 0.95 up\n");
+    if (csv)
+        fclose(csv);
+    cusparseDestroy(sp);
+    cublasDestroy(bl);
+    return 0;
+}

@@ -1,0 +1,100 @@
+#!/bin/bash
+# tc_gpu_run.sh - the tensor-core SpMM's GPU session in one command: build
+# (nvcc, no autotools needed), SASS check, probe, tests, benchmark.  Logs
+# and results go to $OUT (default bench/results/tc/run).
+#
+# Run from the repository root:  bash bench/tc_gpu_run.sh
+# Inputs it looks for:
+#   DLMC:   $LOOM_DLMC, .tc-gpu/dlmc, ../shared/data/dlmc, shared/data/dlmc
+#   CMocka: the system's, else .tc-gpu/cmocka/{cmocka.h,libcmocka.so*}
+# Each step has its own time limit; the whole run stays under 8 minutes.
+set -u
+OUT=${OUT:-bench/results/tc/run}
+mkdir -p "$OUT"
+B=/tmp/loom-tc-build
+mkdir -p $B
+LOG=$OUT/run.log
+exec 3>&1
+log() { echo "$@" | tee -a $LOG >&3; }
+: > $LOG
+log "== tc_gpu_run $(date -u) on $(hostname)"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >> $LOG 2>&1
+NVCC=${NVCC:-nvcc}
+command -v $NVCC >/dev/null || NVCC=/usr/local/cuda/bin/nvcc
+ARCH=${ARCH:-"-gencode=arch=compute_90,code=sm_90"}
+CUDA_HOME=$(dirname $(dirname $(command -v $NVCC)))
+export PATH=$CUDA_HOME/bin:$PATH
+export LD_LIBRARY_PATH=$CUDA_HOME/lib64:$CUDA_HOME/targets/x86_64-linux/lib:${LD_LIBRARY_PATH:-}
+INC="-Iinclude -Ilib -Ireference -Ibackends/cuda"
+FLAGS="-std=c++17 -O3 --fmad=false -ftz=false -prec-div=true -prec-sqrt=true"
+
+DLMC=${LOOM_DLMC:-}
+for d in .tc-gpu/dlmc ../shared/data/dlmc shared/data/dlmc /work/shared/data/dlmc; do
+    [ -z "$DLMC" ] && [ -d "$d/rn50" ] && DLMC=$d
+done
+log "DLMC: ${DLMC:-none}"
+
+CMOCKA_I="" CMOCKA_L="-lcmocka"
+if [ ! -f /usr/include/cmocka.h ] && [ -f .tc-gpu/cmocka/cmocka.h ]; then
+    CMOCKA_I="-I.tc-gpu/cmocka"
+    CMOCKA_L="-L.tc-gpu/cmocka -l:libcmocka.so.0"
+    export LD_LIBRARY_PATH=$PWD/.tc-gpu/cmocka:$LD_LIBRARY_PATH
+fi
+
+log "== build ($NVCC $ARCH)"
+t0=$(date +%s)
+( $NVCC $ARCH $FLAGS -Xptxas -v $INC -c backends/cuda/tc_spmm.cu -o $B/tc_spmm.o > $B/tc_spmm.ptxas.log 2>&1 || echo FAIL tc_spmm.cu ) &
+( $NVCC $ARCH $FLAGS $INC -c backends/cuda/spmm_f32.cu -o $B/spmm_f32.o > $B/spmm_f32.log 2>&1 || echo FAIL spmm_f32.cu ) &
+( gcc -O2 -std=c11 -ffp-contract=off -Ireference -c reference/tc_model.c -o $B/tc_model.o 2>&1 || echo FAIL tc_model.c ) &
+( $NVCC $ARCH -std=c++17 -O2 -Xcompiler -ffp-contract=off $INC -c bench/tc_bench.cu -o $B/tc_bench.o 2>&1 || echo FAIL tc_bench.cu ) &
+( $NVCC $ARCH $FLAGS $INC -c bench/tc_probe.cu -o $B/tc_probe.o 2>&1 || echo FAIL tc_probe.cu ) &
+( gcc -O2 -std=c11 -ffp-contract=off -D_POSIX_C_SOURCE=200809L -DLOOM_SRCDIR="\"$PWD\"" $INC $CMOCKA_I -I$CUDA_HOME/include \
+      -c tests/test_tc.c -o $B/test_tc.o 2>&1 || echo FAIL test_tc.c ) &
+wait
+cat $B/tc_spmm.ptxas.log | grep -v 'ptxas info\|bytes stack frame' >> $LOG
+$NVCC $ARCH -o $B/tc_probe $B/tc_probe.o $B/tc_model.o >> $LOG 2>&1 || log "FAIL link tc_probe"
+$NVCC $ARCH -o $B/test_tc $B/test_tc.o $B/tc_spmm.o $B/tc_model.o $CMOCKA_L -lm >> $LOG 2>&1 || log "FAIL link test_tc"
+if [ -s $B/spmm_f32.o ]; then
+    $NVCC $ARCH -o $B/tc_bench $B/tc_bench.o $B/tc_spmm.o $B/spmm_f32.o $B/tc_model.o -lcusparse -lcublas -lz >> $LOG 2>&1 || log "FAIL link tc_bench"
+else
+    log "spmm_f32.cu did not build: tc_bench without the CUDA-core comparison"
+    $NVCC $ARCH -std=c++17 -O2 -DLOOM_TC_BENCH_NO_CUDACORE $INC -o $B/tc_bench bench/tc_bench.cu $B/tc_spmm.o $B/tc_model.o -lcusparse -lcublas -lz >> $LOG 2>&1 || log "FAIL link tc_bench"
+fi
+log "build took $(( $(date +%s) - t0 )) s"
+awk '/Compiling entry function/ {fn=$0} /spill stores/ && ($1 != 0 || $5 != 0 || $9 != 0) {print "SPILL: " fn; print "    " $0}' $B/tc_spmm.ptxas.log >> $LOG
+log "kernels compiled: $(grep -c 'Compiling entry function' $B/tc_spmm.ptxas.log); with spills/stack: $(grep -c '^SPILL' $LOG)"
+
+log "== SASS: tensor-core instructions in tc_spmm.o"
+cuobjdump -sass $B/tc_spmm.o 2>/dev/null | grep -oE 'HMMA\.[0-9A-Z.]+' | sort | uniq -c | tee -a $LOG >&3
+log "LDSM (ldmatrix) count: $(cuobjdump -sass $B/tc_spmm.o 2>/dev/null | grep -c LDSM)"
+
+log "== probe"
+timeout 60 $B/tc_probe $OUT/model.txt 3000 > $OUT/probe.txt 2>&1
+log "probe rc=$?"; cat $OUT/probe.txt >&3; cat $OUT/model.txt >&3
+cp $OUT/model.txt bench/results/tc/model.txt 2>/dev/null
+
+log "== tests"
+EXTRA=""
+if [ -n "$DLMC" ]; then
+    for f in rn50/magnitude_pruning/0.9/bottleneck_1_block_group3_1_1 rn50/magnitude_pruning/0.98/bottleneck_3_block_group4_1_1 \
+             transformer/magnitude_pruning/0.95/body_decoder_layer_0_self_attention_multihead_attention_q_fully_connected; do
+        if [ -f "$DLMC/$f.smtx.gz" ]; then zcat "$DLMC/$f.smtx.gz" > $B/$(basename $f).smtx && EXTRA="$EXTRA:$B/$(basename $f).smtx"
+        elif [ -f "$DLMC/$f.smtx" ]; then EXTRA="$EXTRA:$DLMC/$f.smtx"; fi
+    done
+fi
+LOOM_TC_MODEL=$OUT/model.txt LOOM_TC_DLMC="${EXTRA#:}" timeout 120 $B/test_tc > $OUT/test_tc.txt 2>&1
+rc=$?
+log "test_tc rc=$rc (0 pass, 77 skip)"
+grep -E 'device|FAIL|PASSED|FAILED|\[ *(OK|FAILED) *\]' $OUT/test_tc.txt | head -40 >&3
+grep -c '\[bit-exact\]' $OUT/test_tc.txt | xargs -I{} echo "cases checked bit-exact against a calibrated model: {}" | tee -a $LOG >&3
+grep -c '\[bound\]' $OUT/test_tc.txt | xargs -I{} echo "cases checked against the error bound: {}" | tee -a $LOG >&3
+
+log "== benchmark"
+if [ -n "$DLMC" ]; then
+    timeout 220 $B/tc_bench --dlmc "$DLMC" --reps ${REPS:-10} --budget ${BENCH_BUDGET:-180} --csv $OUT/tc_bench.csv > $OUT/tc_bench.txt 2>&1
+    log "tc_bench rc=$?"
+    sed -n '/^summary/,$p' $OUT/tc_bench.txt >&3
+else
+    log "no DLMC data: benchmark skipped"
+fi
+log "== done $(date -u)"

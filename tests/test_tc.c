@@ -1,0 +1,320 @@
+/*
+ * test_tc.c - the tensor-core SpMM kernels (backends/cuda/tc_spmm.cu) against
+ * the reference (reference/tc_model.c), on the GPU.  Exits 77 (SKIP) where
+ * there is no CUDA device.
+ *
+ * Three checks, and each case says which one applied:
+ *   exact-inputs  small integers, so every partial sum is exact under any
+ *                 accumulation order: GPU and reference must agree bit for bit
+ *                 whatever the device's MMA does (tests the kernel's plumbing);
+ *   bit-exact     random inputs, with a model calibrated on this device
+ *                 (bench/results/tc/model.txt or $LOOM_TC_MODEL, written by
+ *                 tc_probe): every bit must match;
+ *   bound         random inputs where no calibrated model applies: every
+ *                 element within the rigorous bound of tc_bound_check().
+ * Inputs: random matrices with empty rows and rows of more than 64 non-zeros,
+ * N not a multiple of 64 (1, 7, 64, 100, 130, 256), X with an odd leading
+ * dimension, alpha/beta, every storage type and MMA shape; and the DLMC
+ * matrix in data/unittest (plus $LOOM_TC_DLMC, a list of .smtx files).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "tc_model.h"
+#include "tc_round.h"
+#include "tc_spmm.h"
+
+#ifndef LOOM_SRCDIR
+#define LOOM_SRCDIR "."
+#endif
+
+typedef struct host_csr {
+    int64_t m, k, nnz;
+    int64_t *ro;
+    int32_t *ci;
+} host_csr;
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+static uint64_t next_u64(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+static double uniform(void) { return (double)(next_u64() >> 11) / 9007199254740992.0; }
+
+static char device_name[256];
+
+static const struct combo {
+    tc_value vt;
+    tc_precision prec;
+    int k;
+    const char *name;
+} combos[] = {
+    {TC_VAL_F16, TC_PREC_F16, 16, "f16/f16 k16"},   {TC_VAL_F16, TC_PREC_F16, 8, "f16/f16 k8"},
+    {TC_VAL_BF16, TC_PREC_BF16, 16, "bf16/bf16 k16"}, {TC_VAL_BF16, TC_PREC_BF16, 8, "bf16/bf16 k8"},
+    {TC_VAL_F32, TC_PREC_TF32, 8, "f32/tf32 k8"},   {TC_VAL_F32, TC_PREC_TF32, 4, "f32/tf32 k4"},
+    {TC_VAL_F32, TC_PREC_F16, 16, "f32/f16 k16"},   {TC_VAL_F32, TC_PREC_BF16, 8, "f32/bf16 k8"},
+};
+
+/* A random m x k pattern; row 1 empty, row 2 with 150 and row 3 with min(k, 600) non-zeros. */
+static host_csr random_csr(int64_t m, int64_t k, double density)
+{
+    host_csr A = {m, k, 0, malloc(sizeof(int64_t) * (m + 1)), malloc(sizeof(int32_t) * m * k)};
+    for (int64_t i = 0; i < m; i++) {
+        A.ro[i] = A.nnz;
+        for (int64_t j = 0; j < k; j++) {
+            int take = i == 1 ? 0 : i == 2 ? j < 150 : i == 3 ? j < 600 : uniform() < density;
+            if (take)
+                A.ci[A.nnz++] = (int32_t)j;
+        }
+    }
+    A.ro[m] = A.nnz;
+    return A;
+}
+
+/* DLMC .smtx: "rows, cols, nnz", then the row offsets, then the column indices. */
+static int read_smtx(const char *path, host_csr *A)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    long long m, k, nnz;
+    if (fscanf(f, "%lld , %lld , %lld", &m, &k, &nnz) != 3) {
+        fclose(f);
+        return -1;
+    }
+    A->m = m;
+    A->k = k;
+    A->nnz = nnz;
+    A->ro = malloc(sizeof(int64_t) * (m + 1));
+    A->ci = malloc(sizeof(int32_t) * (nnz > 0 ? nnz : 1));
+    for (long long i = 0; i <= m; i++) {
+        long long v;
+        if (fscanf(f, "%lld", &v) != 1) {
+            fclose(f);
+            return -1;
+        }
+        A->ro[i] = v;
+    }
+    for (long long j = 0; j < nnz; j++) {
+        int v;
+        if (fscanf(f, "%d", &v) != 1) {
+            fclose(f);
+            return -1;
+        }
+        A->ci[j] = v;
+    }
+    fclose(f);
+    return 0;
+}
+
+static void *dev_copy(const void *h, size_t bytes)
+{
+    void *d = NULL;
+    assert_int_equal(cudaMalloc(&d, bytes ? bytes : 1), cudaSuccess);
+    if (bytes)
+        assert_int_equal(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice), cudaSuccess);
+    return d;
+}
+
+enum { DATA_RANDOM = 0, DATA_EXACT = 1 };
+
+static void fill(void *base, int64_t count, tc_value vt, int kind, double scale)
+{
+    for (int64_t i = 0; i < count; i++) {
+        float v = kind == DATA_EXACT ? (float)((int)(uniform() * 9) - 4)
+                                     : (float)((uniform() * 2 - 1) * scale);
+        tc_store(base, i, vt, v);
+    }
+}
+
+/* Run one case; returns 0 when it passes, and prints which check applied. */
+static int run_case(const host_csr *A, const struct combo *cb, int64_t n, int64_t ldx_extra,
+                    float alpha, float beta, int kind, const char *what)
+{
+    const size_t es = tc_value_size(cb->vt);
+    const int64_t ldx = n + ldx_extra, ldy = n;
+    void *val = malloc(es * (A->nnz ? A->nnz : 1)), *x = malloc(es * (A->k * ldx + 1));
+    void *y0 = malloc(es * (A->m * ldy + 1)), *yr = malloc(es * (A->m * ldy + 1)),
+         *yg = malloc(es * (A->m * ldy + 1));
+    fill(val, A->nnz, cb->vt, kind, 1.0);
+    fill(x, A->k * ldx, cb->vt, kind, 1.0);
+    fill(y0, A->m * ldy, cb->vt, kind, 1.0);
+    memcpy(yr, y0, es * A->m * ldy);
+
+    tc_config cfg = {cb->prec, cb->k};
+    tc_mma_model model;
+    tc_model_default(&model);
+    const char *path = getenv("LOOM_TC_MODEL");
+    char def[1024];
+    snprintf(def, sizeof def, "%s/bench/results/tc/model.txt", LOOM_SRCDIR);
+    int calibrated = tc_model_load(path ? path : def, cb->prec, cb->k, &model) == 0 &&
+                     strcmp(model.device, device_name) == 0;
+    if (!calibrated)
+        tc_model_default(&model);
+
+    tc_problem hp = {A->m, A->k, n, A->ro, A->ci, val, cb->vt, x, ldx, yr, ldy, alpha, beta};
+    tc_reference_spmm(&hp, &cfg, &model);
+
+    loomcu_tc_plan plan;
+    assert_int_equal(loomcu_tc_plan_create(&plan, A->ro, A->m, &cfg), cudaSuccess);
+    loomcu_tc_problem dp = {A->m, A->k, n, dev_copy(A->ro, sizeof(int64_t) * (A->m + 1)),
+                            dev_copy(A->ci, sizeof(int32_t) * A->nnz), dev_copy(val, es * A->nnz),
+                            cb->vt, dev_copy(x, es * A->k * ldx), ldx,
+                            dev_copy(y0, es * A->m * ldy), ldy, alpha, beta};
+    assert_int_equal(loomcu_tc_spmm(&plan, &dp, NULL), cudaSuccess);
+    assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+    assert_int_equal(cudaMemcpy(yg, dp.y, es * A->m * ldy, cudaMemcpyDeviceToHost), cudaSuccess);
+
+    int rc = 0;
+    const char *check;
+    if (kind == DATA_EXACT || calibrated) {
+        check = kind == DATA_EXACT ? "exact-inputs" : "bit-exact";
+        int64_t diff = 0, first = -1;
+        for (int64_t i = 0; i < A->m * ldy; i++)
+            if (memcmp((char *)yg + i * es, (char *)yr + i * es, es)) {
+                if (first < 0)
+                    first = i;
+                diff++;
+            }
+        if (diff) {
+            const int64_t fr = first / ldy;
+            printf("    FAIL %s: %lld elements differ; first (%lld, %lld), a row of %lld non-zeros: "
+                   "gpu %.9g ref %.9g\n", check, (long long)diff, (long long)fr, (long long)(first % ldy),
+                   (long long)(A->ro[fr + 1] - A->ro[fr]), tc_load(yg, first, cb->vt),
+                   tc_load(yr, first, cb->vt));
+            rc = 1;
+        }
+    } else {
+        check = "bound";
+        tc_check_result r;
+        tc_mma_model coarse; /* the device's MMA is unknown: bound for the coarsest one */
+        tc_model_conservative(&coarse, cb->k);
+        hp.y = yr; /* only shapes and operands are read */
+        tc_bound_check(&hp, &cfg, &coarse, beta != 0 ? y0 : NULL, yg, &r);
+        if (r.failed) {
+            printf("    FAIL bound: %lld of %lld; first (%lld, %lld): gpu %.9g exact %.9g bound %.3g\n",
+                   (long long)r.failed, (long long)r.checked, (long long)r.first_row,
+                   (long long)r.first_col, r.first_got, r.first_exact, r.first_bound);
+            rc = 1;
+        }
+        /* how far the device is from the default model, for the record */
+        int64_t diff = 0;
+        for (int64_t i = 0; i < A->m * ldy; i++)
+            diff += memcmp((char *)yg + i * es, (char *)yr + i * es, es) != 0;
+        printf("    (%lld of %lld elements differ from the uncalibrated default model; max err/bound %.3g)\n",
+               (long long)diff, (long long)(A->m * ldy), r.max_ratio);
+    }
+    printf("  %-14s %-22s N=%-4lld ldx=%-4lld alpha=%g beta=%g: %s [%s]\n", cb->name, what,
+           (long long)n, (long long)ldx, alpha, beta, rc ? "FAIL" : "ok", check);
+
+    loomcu_tc_plan_destroy(&plan);
+    cudaFree((void *)dp.row_offsets);
+    cudaFree((void *)dp.col_indices);
+    cudaFree((void *)dp.values);
+    cudaFree((void *)dp.x);
+    cudaFree(dp.y);
+    free(val);
+    free(x);
+    free(y0);
+    free(yr);
+    free(yg);
+    return rc;
+}
+
+static void test_exact_inputs(void **state)
+{
+    (void)state;
+    host_csr A = random_csr(150, 700, 0.05);
+    int fails = 0;
+    for (size_t c = 0; c < sizeof combos / sizeof combos[0]; c++) {
+        fails += run_case(&A, &combos[c], 100, 0, 1.0f, 0.0f, DATA_EXACT, "random, exact inputs");
+        fails += run_case(&A, &combos[c], 7, 1, 2.0f, 1.0f, DATA_EXACT, "random, exact inputs");
+    }
+    free(A.ro);
+    free(A.ci);
+    assert_int_equal(fails, 0);
+}
+
+static void test_random(void **state)
+{
+    (void)state;
+    host_csr A = random_csr(300, 700, 0.03);
+    const int64_t ns[] = {1, 7, 64, 100, 130, 256};
+    int fails = 0;
+    for (size_t c = 0; c < sizeof combos / sizeof combos[0]; c++)
+        for (size_t t = 0; t < sizeof ns / sizeof ns[0]; t++) {
+            const int64_t n = ns[t];
+            fails += run_case(&A, &combos[c], n, 0, 1.0f, 0.0f, DATA_RANDOM, "random");
+            if (t % 2)
+                fails += run_case(&A, &combos[c], n, 3, 0.5f, -1.5f, DATA_RANDOM, "random, odd ldx");
+        }
+    free(A.ro);
+    free(A.ci);
+    assert_int_equal(fails, 0);
+}
+
+static void test_dlmc(void **state)
+{
+    (void)state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/data/unittest/dlmc_rn50_mp0.98_bottleneck_1_g1_1_1.smtx", LOOM_SRCDIR);
+    host_csr A;
+    int fails = 0;
+    assert_int_equal(read_smtx(path, &A), 0);
+    for (size_t c = 0; c < sizeof combos / sizeof combos[0]; c++) {
+        fails += run_case(&A, &combos[c], 256, 0, 1.0f, 0.0f, DATA_RANDOM, "dlmc unittest");
+        fails += run_case(&A, &combos[c], 100, 0, 1.0f, 0.5f, DATA_RANDOM, "dlmc unittest");
+    }
+    free(A.ro);
+    free(A.ci);
+    const char *list = getenv("LOOM_TC_DLMC"); /* extra .smtx files, ':'-separated */
+    if (list) {
+        char *copy = strdup(list), *save = NULL;
+        for (char *p = strtok_r(copy, ":", &save); p; p = strtok_r(NULL, ":", &save)) {
+            if (read_smtx(p, &A)) {
+                printf("  cannot read %s\n", p);
+                fails++;
+                continue;
+            }
+            const char *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
+            fails += run_case(&A, &combos[0], 256, 0, 1.0f, 0.0f, DATA_RANDOM, base);
+            fails += run_case(&A, &combos[4], 130, 0, 1.0f, 0.0f, DATA_RANDOM, base);
+            free(A.ro);
+            free(A.ci);
+        }
+        free(copy);
+    }
+    assert_int_equal(fails, 0);
+}
+
+int main(void)
+{
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+        printf("SKIP: no CUDA device\n");
+        return 77;
+    }
+    struct cudaDeviceProp prop;
+    cudaGetDeviceProperties(&prop, 0);
+    snprintf(device_name, sizeof device_name, "%s", prop.name);
+    printf("device: %s\n", device_name);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exact_inputs),
+        cmocka_unit_test(test_random),
+        cmocka_unit_test(test_dlmc),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
