@@ -394,6 +394,16 @@ static void search_model(loom_backend_id id)
     snprintf(path, sizeof path, "%s/%s.model", dir, name);
     loom__model *m = NULL;
     loom_status st = loom__model_read(path, &m);
+    /* Not installed yet (a build tree, as after ./setup.sh): the models
+     * shipped in the source tree. */
+    if (st == LOOM_ERR_IO && !(env && *env)) {
+        char source_path[300];
+        snprintf(source_path, sizeof source_path, "%s/data/models/%s.model", LOOM_SRCDIR, name);
+        if (loom__model_read(source_path, &m) == LOOM_SUCCESS) {
+            snprintf(path, sizeof path, "%s", source_path);
+            st = LOOM_SUCCESS;
+        }
+    }
     if (st == LOOM_SUCCESS && strcmp(m->backend, name) != 0) {
         snprintf(model_where[id], sizeof model_where[id], "%.200s is for backend %.31s, not %.31s", path,
                  m->backend, name);
