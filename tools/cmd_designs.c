@@ -233,21 +233,5 @@ static int designs(loom_context *ctx, const tool_options *o)
 
 int tool_cmd_designs(int argc, char **argv)
 {
-    tool_options o;
-    int rc = tool_parse_options(argc, argv, "designs", ACCEPTED, &o);
-    if (rc != TOOL_EXIT_OK)
-        return rc;
-    if (o.help) {
-        fputs(usage, stdout);
-        return TOOL_EXIT_OK;
-    }
-    loom_context *ctx;
-    if (loom_context_create(&ctx) != LOOM_SUCCESS)
-        return tool_fail("creating a context");
-    if (loom_context_set_threads(ctx, o.threads) != LOOM_SUCCESS)
-        rc = tool_fail("--threads");
-    if (rc == TOOL_EXIT_OK)
-        rc = designs(ctx, &o);
-    loom_context_destroy(&ctx);
-    return rc;
+    return tool_run_command(argc, argv, "designs", ACCEPTED, usage, designs);
 }

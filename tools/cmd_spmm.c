@@ -170,21 +170,5 @@ static int spmm(loom_context *ctx, const tool_options *o)
 
 int tool_cmd_spmm(int argc, char **argv)
 {
-    tool_options o;
-    int rc = tool_parse_options(argc, argv, "spmm", ACCEPTED, &o);
-    if (rc != TOOL_EXIT_OK)
-        return rc;
-    if (o.help) {
-        fputs(usage, stdout);
-        return TOOL_EXIT_OK;
-    }
-    loom_context *ctx;
-    if (loom_context_create(&ctx) != LOOM_SUCCESS)
-        return tool_fail("creating a context");
-    if (loom_context_set_threads(ctx, o.threads) != LOOM_SUCCESS)
-        rc = tool_fail("--threads");
-    if (rc == TOOL_EXIT_OK)
-        rc = spmm(ctx, &o);
-    loom_context_destroy(&ctx);
-    return rc;
+    return tool_run_command(argc, argv, "spmm", ACCEPTED, usage, spmm);
 }

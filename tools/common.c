@@ -134,3 +134,25 @@ void tool_design_name(const loom_strategy *s, char *buf, size_t len)
     if (loom_strategy_format(s, buf, len) != LOOM_SUCCESS)
         snprintf(buf, len, "?");
 }
+
+int tool_run_command(int argc, char **argv, const char *command, unsigned accepted,
+                     const char *usage, int (*body)(loom_context *ctx, const tool_options *o))
+{
+    tool_options o;
+    int rc = tool_parse_options(argc, argv, command, accepted, &o);
+    if (rc != TOOL_EXIT_OK)
+        return rc;
+    if (o.help) {
+        fputs(usage, stdout);
+        return TOOL_EXIT_OK;
+    }
+    loom_context *ctx;
+    if (loom_context_create(&ctx) != LOOM_SUCCESS)
+        return tool_fail("creating a context");
+    if (loom_context_set_threads(ctx, o.threads) != LOOM_SUCCESS)
+        rc = tool_fail("--threads");
+    if (rc == TOOL_EXIT_OK)
+        rc = body(ctx, &o);
+    loom_context_destroy(&ctx);
+    return rc;
+}

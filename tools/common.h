@@ -35,6 +35,13 @@ double tool_median(double *v, int count);
 double tool_flops(int64_t nnz, int64_t n);
 double tool_bytes(int64_t m, int64_t k, int64_t nnz, int64_t n, loom_dtype dtype, bool reads_y);
 
+/* What every measuring subcommand does around its work: parse the options
+ * (`accepted` bits), answer --help with `usage`, make a context with the
+ * requested thread count, run `body`, destroy the context.  Returns the
+ * exit status. */
+int tool_run_command(int argc, char **argv, const char *command, unsigned accepted,
+                     const char *usage, int (*body)(loom_context *ctx, const tool_options *o));
+
 /* The design's printable name ("eb-rm-pr:chunk=256,lanes=8"). */
 void tool_design_name(const loom_strategy *s, char *buf, size_t len);
 
