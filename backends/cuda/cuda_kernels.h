@@ -39,12 +39,30 @@ typedef struct loomcu_eb_data {
     int64_t slab;        /* columns per carry slab */
 } loomcu_eb_data;
 
-/* Launch the strategy's kernels on stream; eb is NULL for RB strategies.
- * Returns the launch error (cudaSuccess when all launches were accepted). */
+/* The plan's row bins for RB + SR at wide N (cuda_plan.c): which rows are
+ * long enough to walk one column per lane (see rb_sr_binned_kernel). */
+typedef struct loomcu_row_bins {
+    int64_t n_long, n_short; /* n_long + n_short = rows */
+    int64_t *rows; /* device: long rows (longest first), then short rows in order;
+                      NULL when there are no long rows (rows in order) */
+} loomcu_row_bins;
+
+/* What a CUDA plan keeps on the device (plan->backend_data): EB strategies
+ * use eb, RB + SR strategies may use bins (n_long + n_short = 0: none). */
+typedef struct loomcu_plan_data {
+    loomcu_eb_data eb;
+    loomcu_row_bins bins;
+} loomcu_plan_data;
+
+/* Launch the strategy's kernels on stream; eb is NULL for RB strategies,
+ * bins NULL where the plan made none.  Returns the launch error
+ * (cudaSuccess when all launches were accepted). */
 cudaError_t loomcu_spmm_f32(const loomcu_problem *p, const loom_strategy *s,
-                            const loomcu_eb_data *eb, cudaStream_t stream);
+                            const loomcu_eb_data *eb, const loomcu_row_bins *bins,
+                            cudaStream_t stream);
 cudaError_t loomcu_spmm_f64(const loomcu_problem *p, const loom_strategy *s,
-                            const loomcu_eb_data *eb, cudaStream_t stream);
+                            const loomcu_eb_data *eb, const loomcu_row_bins *bins,
+                            cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -116,6 +116,21 @@ __device__ __forceinline__ void load_x(const operands<T> &p, int64_t k, int64_t 
     }
 }
 
+/* load_x for row-major X (x_col_stride 1), as the wide walks have it:
+ * no column-stride arithmetic, which keeps them in fewer registers. */
+template <typename T, int V>
+__device__ __forceinline__ void load_x_rm(const operands<T> &p, int64_t k, int64_t c, T (&out)[V])
+{
+    const T *q = p.x + k * p.xrs + c;
+    if (V > 1 && c + V <= p.n) {
+        vector_load<T, V>::get(q, out);
+    } else {
+#pragma unroll
+        for (int i = 0; i < V; i++)
+            out[i] = (c + i < p.n) ? __ldg(q + i) : T(0);
+    }
+}
+
 /* Mask of the G-lane group holding this lane (G a power of two <= 32). */
 template <int G>
 __device__ __forceinline__ unsigned group_mask()

@@ -2,7 +2,8 @@
 #include "spmm_launch.cuh"
 
 extern "C" cudaError_t loomcu_spmm_f32(const loomcu_problem *p, const loom_strategy *s,
-                                       const loomcu_eb_data *eb, cudaStream_t stream)
+                                       const loomcu_eb_data *eb, const loomcu_row_bins *bins,
+                                       cudaStream_t stream)
 {
-    return loomcu::launch_spmm<float>(p, s, eb, stream);
+    return loomcu::launch_spmm<float>(p, s, eb, bins, stream);
 }

@@ -9,7 +9,9 @@
  *     columns, at most a warp), with CSC (coalesced loading of the sparse
  *     segment, passed round by shuffles) when G > 1;
  *   - the N-loop: RM lets each group walk all column tiles of its rows,
- *     CM spreads the column tiles over gridDim.y.
+ *     CM spreads the column tiles over gridDim.y;
+ *   - for RB + SR at wide N, the plan's row bins (long rows first, walked
+ *     one column per lane; see rb_sr_binned_kernel).
  * None of these changes the order of any floating-point operation.
  */
 #ifndef LOOM_CUDA_SPMM_LAUNCH_CUH
@@ -128,9 +130,13 @@ template <typename T> struct rb_sr_wide_family {
     operands<T> p; dim3 grid; cudaStream_t st;
     template <int G, int V> void run() const { rb_sr_wide_kernel<T, G, V><<<grid, block_threads, 0, st>>>(p); }
 };
-template <typename T> struct eb_sr_wide_family {
-    operands<T> p; eb_state<T> eb; dim3 grid; cudaStream_t st;
-    template <int G, int V> void run() const { eb_sr_wide_kernel<T, G, V><<<grid, block_threads, 0, st>>>(p, eb); }
+template <typename T> struct rb_sr_binned_family {
+    operands<T> p; row_bins_view bins; unsigned blocks; cudaStream_t st;
+    template <int G, int V> void run() const
+    {
+        if constexpr (G * V >= 16)
+            rb_sr_binned_kernel<T, G, V><<<blocks, block_threads, 0, st>>>(p, bins);
+    }
 };
 
 /* The wide SR walk is used from G = 4 lanes per group up. */
@@ -144,6 +150,29 @@ static void with_wide_gv(int G, int V, const F &f)
     default: with_v<T, 32>(V, f); break;
     }
 }
+
+/* The binned launch (rb_sr_binned_kernel): long rows' blocks, then the
+ * short rows' blocks. */
+template <typename T>
+static void launch_binned(const operands<T> &p, const loomcu_row_bins *b, int G, int V,
+                          cudaStream_t st)
+{
+    const int64_t tile_w = (int64_t)G * V, gl = tile_w < 32 ? tile_w : 32;
+    const int64_t long_threads = b->n_long * ((p.n + gl - 1) / gl) * gl;
+    const int64_t short_threads = b->n_short * ((p.n + tile_w - 1) / tile_w) * G;
+    row_bins_view v;
+    v.rows = b->n_long > 0 ? b->rows : NULL;
+    v.n_long = b->n_long;
+    v.n_short = b->n_short;
+    v.long_blocks = (long_threads + block_threads - 1) / block_threads;
+    const int64_t blocks = v.long_blocks + (short_threads + block_threads - 1) / block_threads;
+    rb_sr_binned_family<T> f = {p, v, (unsigned)(blocks > 0 ? blocks : 1), st};
+    with_wide_gv<T>(G, V, f);
+}
+template <typename T> struct eb_sr_wide_family {
+    operands<T> p; eb_state<T> eb; dim3 grid; cudaStream_t st;
+    template <int G, int V> void run() const { eb_sr_wide_kernel<T, G, V><<<grid, block_threads, 0, st>>>(p, eb); }
+};
 
 /* Grid of the wide walk: groups on x, the column tiles on y (every tile
  * of a row or chunk in parallel; the arithmetic of each column is the same). */
@@ -193,7 +222,8 @@ static int sr_group(const loomcu_problem *p, int V)
 
 template <typename T>
 static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
-                               const loomcu_eb_data *ebd, cudaStream_t st)
+                               const loomcu_eb_data *ebd, const loomcu_row_bins *bins,
+                               cudaStream_t st)
 {
     const operands<T> p = make_operands<T>(pr);
     const int V = columns_per_lane<T>(pr, s);
@@ -207,7 +237,10 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
         return cudaGetLastError();
     }
     if (s->mloop == LOOM_M_RB) {
-        if (sr && sr_group(pr, V) >= 4) {
+        if (sr && sr_group(pr, V) >= 4 && bins && sr_group(pr, V) * V >= 16 &&
+            bins->n_long + bins->n_short == p.m) {
+            launch_binned<T>(p, bins, sr_group(pr, V), V, st);
+        } else if (sr && sr_group(pr, V) >= 4) {
             const int G = sr_group(pr, V);
             rb_sr_wide_family<T> f = {p, wide_grid(p.m, G, p.n, (int64_t)G * V), st};
             with_wide_gv<T>(G, V, f);

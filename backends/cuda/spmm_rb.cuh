@@ -129,6 +129,52 @@ __device__ __forceinline__ void load_pair(const operands<T> &p, int64_t j, int64
     }
 }
 
+/* The wide walk of one row for this lane's V columns from c: batches of G
+ * pairs, U x-vector loads before their U fmas.  Whole groups call it; X is
+ * row-major (the launcher uses the wide walk only then). */
+template <typename T, int G, int V, int U>
+__device__ __forceinline__ void wide_row(const operands<T> &p, int64_t row, int64_t c)
+{
+    typedef arith<T> A;
+    const int lane = threadIdx.x & (G - 1);
+    const unsigned mask = group_mask<G>();
+    const int64_t b = __ldg(p.ro + row), e = __ldg(p.ro + row + 1);
+    T acc[V];
+#pragma unroll
+    for (int i = 0; i < V; i++)
+        acc[i] = T(0);
+    int32_t col;
+    T a;
+    load_pair(p, b + lane, e, col, a);
+    for (int64_t base = b; base < e; base += G) {
+        const int cnt = (e - base) < G ? (int)(e - base) : G;
+        int32_t ncol;
+        T na;
+        load_pair(p, base + G + lane, e, ncol, na);
+#pragma unroll
+        for (int t0 = 0; t0 < G; t0 += U) {
+            if (t0 >= cnt)
+                break;
+            T xv[U][V];
+#pragma unroll
+            for (int u = 0; u < U; u++)
+                load_x_rm<T, V>(p, shfl<G>(mask, col, t0 + u), c, xv[u]);
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                const T at = shfl<G>(mask, a, t0 + u);
+                if (t0 + u < cnt) {
+#pragma unroll
+                    for (int i = 0; i < V; i++)
+                        acc[i] = A::fma(at, xv[u][i], acc[i]);
+                }
+            }
+        }
+        col = ncol;
+        a = na;
+    }
+    finish_columns<T, V>(p, row, c, p.n, acc);
+}
+
 /* RB + SR, wide: a group of G lanes per row, one tile of G*V columns per
  * blockIdx.y step (the tiles of a row run in parallel). */
 template <typename T, int G, int V>
@@ -136,51 +182,60 @@ __global__ void __launch_bounds__(256, ((G >= 16 && sizeof(T) * V >= 16) ||
                                        (G == 32 && sizeof(T) * V == 4)) ? 2 : 3)
 rb_sr_wide_kernel(operands<T> p) /* 3 blocks per SM where that stays free of spills */
 {
-    typedef arith<T> A;
-    const int U = walk_unroll<T, G, V>::U;
     const int64_t row = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / G;
     if (row >= p.m)
         return; /* whole groups leave together: G divides the block */
     const int lane = threadIdx.x & (G - 1);
-    const unsigned mask = group_mask<G>();
-    const int64_t b = __ldg(p.ro + row), e = __ldg(p.ro + row + 1);
     const int64_t tile_w = (int64_t)G * V;
-    for (int64_t tile = blockIdx.y * tile_w; tile < p.n; tile += (int64_t)gridDim.y * tile_w) {
-        const int64_t c = tile + (int64_t)lane * V;
-        T acc[V];
-#pragma unroll
-        for (int i = 0; i < V; i++)
-            acc[i] = T(0);
-        int32_t col;
-        T a;
-        load_pair(p, b + lane, e, col, a);
-        for (int64_t base = b; base < e; base += G) {
-            const int cnt = (e - base) < G ? (int)(e - base) : G;
-            int32_t ncol;
-            T na;
-            load_pair(p, base + G + lane, e, ncol, na);
-#pragma unroll
-            for (int t0 = 0; t0 < G; t0 += U) {
-                if (t0 >= cnt)
-                    break;
-                T xv[U][V];
-#pragma unroll
-                for (int u = 0; u < U; u++)
-                    load_x<T, V>(p, shfl<G>(mask, col, t0 + u), c, xv[u]);
-#pragma unroll
-                for (int u = 0; u < U; u++) {
-                    const T at = shfl<G>(mask, a, t0 + u);
-                    if (t0 + u < cnt) {
-#pragma unroll
-                        for (int i = 0; i < V; i++)
-                            acc[i] = A::fma(at, xv[u][i], acc[i]);
-                    }
-                }
-            }
-            col = ncol;
-            a = na;
-        }
-        finish_columns<T, V>(p, row, c, p.n, acc);
+    for (int64_t tile = blockIdx.y * tile_w; tile < p.n; tile += (int64_t)gridDim.y * tile_w)
+        wide_row<T, G, V, walk_unroll<T, G, V>::U>(p, row, tile + (int64_t)lane * V);
+}
+
+/*
+ * RB + SR, wide, with the plan's row bins (cuda_plan.c): the rows longer
+ * than a threshold, longest first, then the others in order.  A row's sum
+ * is one chain of dependent fmas, so a long row's time is its number of
+ * batches times the load latency; the long rows therefore walk with one
+ * column per lane (V = 1) and 16 pairs' loads in flight, in tiles of GL
+ * columns (more groups per row), and start first.  The short rows walk
+ * with the group's G x V shape and 16 registers of x loads, so that both
+ * fit 64 registers: 4 blocks per SM (half the warps of an H200 SM), which
+ * measured 1.5x faster than 3 on skewed matrices.  (ptxas stays under 64
+ * with a bound of 3 blocks; a bound of 4 makes it spill a few bytes.)  Blocks [0, long_blocks) take the long rows.
+ * Every (row, tile) is wide_row: the arithmetic is rb_sr_wide_kernel's.
+ */
+template <typename T, int G, int V> struct binned_shape {
+    static const int x_regs = (int)sizeof(T) / 4;           /* registers per x element */
+    static const int GL = G * V < 32 ? G * V : 32;           /* lanes (= columns) per long tile */
+    static const int UL = 16 / x_regs < GL ? 16 / x_regs : GL; /* pairs ahead, long rows */
+    static const int US = 16 / (V * x_regs) < G ? 16 / (V * x_regs) : G; /* short rows */
+};
+
+struct row_bins_view {
+    const int64_t *__restrict__ rows; /* long rows, then short rows; NULL: no long rows, identity */
+    int64_t n_long, n_short, long_blocks;
+};
+
+template <typename T, int G, int V>
+__global__ void __launch_bounds__(256, 3) rb_sr_binned_kernel(operands<T> p, row_bins_view bins)
+{
+    typedef binned_shape<T, G, V> S;
+    if ((int64_t)blockIdx.x < bins.long_blocks) {
+        const int64_t tiles = (p.n + S::GL - 1) / S::GL;
+        const int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / S::GL;
+        if (w >= bins.n_long * tiles)
+            return; /* whole groups leave together */
+        const int64_t row = __ldg(bins.rows + w / tiles);
+        wide_row<T, S::GL, 1, S::UL>(p, row, (w % tiles) * S::GL + (threadIdx.x & (S::GL - 1)));
+    } else {
+        const int64_t tile_w = (int64_t)G * V;
+        const int64_t tiles = (p.n + tile_w - 1) / tile_w;
+        const int64_t w =
+            ((int64_t)(blockIdx.x - bins.long_blocks) * blockDim.x + threadIdx.x) / G;
+        if (w >= bins.n_short * tiles)
+            return;
+        const int64_t row = bins.rows ? __ldg(bins.rows + bins.n_long + w / tiles) : w / tiles;
+        wide_row<T, G, V, S::US>(p, row, (w % tiles) * tile_w + (int64_t)(threadIdx.x & (G - 1)) * V);
     }
 }
 
