@@ -1,13 +1,20 @@
 /*
  * cpu_bench.c - loom's OpenMP backend against the CPU SpMM libraries people
  * use (librsb, SuiteSparse:GraphBLAS, Eigen; each when built in), side by
- * side in one run, on the real matrices of ../shared/data/bench.
+ * side in one run, on the real matrices of ../shared/data/bench, plus
+ * generated inputs larger than the LLC for the SpMV bandwidth check (a band
+ * and two seeded R-MAT matrices, N <= 4 only, not in the geometric means;
+ * --no-synthetic leaves them out).
  *
- * For each matrix and N it prints loom's time (best measured design for
- * this input: automatic selection is not trained yet), GFLOP/s, the
- * bytes-moved floor (compulsory bytes over the stream bandwidth measured
- * here, at start) and each peer's time as a ratio to loom's; it writes a
- * CSV and an SVG plot (gnuplot), and ends with the geometric means per N.
+ * For each matrix and N it prints two loom times.  "loom": the fastest of a
+ * fixed list of designs, each timed on this input (an oracle over that
+ * list, not something a user gets), with its GFLOP/s, the bytes-moved floor
+ * (compulsory bytes over the stream bandwidth measured here, at start) and
+ * each peer's time as a ratio to it.  "auto": the plan loom's default
+ * options make (LOOM_SELECT_AUTO: the trained model, else the rules), its
+ * design and time.  It writes a CSV and an SVG plot (gnuplot), and ends
+ * with the geometric means per N over the real matrices, of best-peer time
+ * over loom time and over auto time.
  * Every library gets the same thread count, float data, row-major X and Y,
  * beta = 0; plan / matrix set-up time is not counted (inspector-executor).
  *
@@ -203,8 +210,8 @@ static void run_loom(void *s)
     loom_spmm_execute(r->plan, 1.0, r->X, 0.0, r->Y);
 }
 
-/* The designs tried per input; the fastest is reported (until the trained
- * selection lands, "loom" here means the best measured design). */
+/* The fixed designs tried per input; the fastest is reported as "loom"
+ * (what the selectors are measured against, beside the AUTO plan). */
 static const char *const designs_spmv[] = {"rb-rm-sr", "rb-rm-pr:lanes=4", "rb-rm-pr:lanes=8",
                                            "eb-rm-sr:chunk=2048", NULL};
 static const char *const designs_spmm[] = {"rb-rm-sr", "eb-rm-sr:chunk=4096", NULL};
@@ -230,6 +237,55 @@ static double time_loom(loom_context *ctx, loom_csr *A, loom_dense *X, loom_dens
         loom_plan_destroy(&r.plan);
     }
     return best;
+}
+
+/* What a user gets by default: loom_plan_options_init's selector
+ * (LOOM_SELECT_AUTO: the backend's trained model when one is found, else
+ * the rules) on the OpenMP backend, timed like the fixed designs. */
+static double time_auto(loom_context *ctx, loom_csr *A, loom_dense *X, loom_dense *Y,
+                        double min_time, char *design, size_t len)
+{
+    loom_plan_options opts;
+    CHECK(loom_plan_options_init(&opts));
+    opts.backend = LOOM_BACKEND_OPENMP;
+    loom_run r = {NULL, X, Y};
+    CHECK(loom_spmm_plan_create(ctx, &r.plan, A, X, Y, &opts));
+    loom_strategy s;
+    CHECK(loom_plan_strategy(r.plan, &s, NULL));
+    CHECK(loom_strategy_format(&s, design, len));
+    double t = best_time(run_loom, &r, min_time);
+    loom_plan_destroy(&r.plan);
+    return t;
+}
+
+/* Where the AUTO selector's choices come from in this process (the model
+ * file it found, or the rules), from a plan's explanation on a tiny input. */
+static void auto_source(loom_context *ctx, char *buf, size_t len)
+{
+    const int64_t ro[3] = {0, 1, 2};
+    const int32_t ci[2] = {0, 1};
+    const float v[2] = {1, 1};
+    loom_csr *A = NULL;
+    loom_dense X, Y;
+    CHECK(loom_csr_create(ctx, &A, 2, 2, 2, LOOM_F32, ro, ci, v));
+    CHECK(loom_dense_alloc(ctx, &X, 2, 1, LOOM_ROW_MAJOR, LOOM_F32, LOOM_MEMORY_HOST));
+    CHECK(loom_dense_alloc(ctx, &Y, 2, 1, LOOM_ROW_MAJOR, LOOM_F32, LOOM_MEMORY_HOST));
+    loom_plan_options opts;
+    CHECK(loom_plan_options_init(&opts));
+    opts.backend = LOOM_BACKEND_OPENMP;
+    loom_plan *plan = NULL;
+    CHECK(loom_spmm_plan_create(ctx, &plan, A, &X, &Y, &opts));
+    /* "why: auto: model: 12 candidates ranked by the trees of PATH; ..." */
+    const char *why = strstr(loom_plan_explain(plan), "why: auto: model:");
+    const char *model = why ? strstr(why, "trees of ") : NULL;
+    if (model)
+        snprintf(buf, len, "the trained model %.*s", (int)strcspn(model + 9, ";"), model + 9);
+    else
+        snprintf(buf, len, "the rules (no trained model was found for the OpenMP backend)");
+    loom_plan_destroy(&plan);
+    loom_dense_free(ctx, &X);
+    loom_dense_free(ctx, &Y);
+    loom_csr_destroy(&A);
 }
 
 /* ------------------------------------------------------------- peers */
@@ -366,9 +422,15 @@ static void time_peers(const loom_csr *A, const float *x, float *y, int64_t n, i
 
 /* ------------------------------------------------------------ inputs */
 
+/* Where an input comes from: a file of the data folder, or generated here
+ * (the generated ones are larger than the LLC and run at N <= 4 only). */
+typedef enum input_kind { INPUT_FILE, INPUT_BAND, INPUT_RMAT } input_kind;
+
 typedef struct matrix_entry {
     char name[256];
-    char path[4096]; /* empty: the synthetic matrix */
+    char path[4096]; /* INPUT_FILE only */
+    input_kind kind;
+    int scale, edge_factor; /* INPUT_RMAT: 2^scale rows, edge_factor * 2^scale edges drawn */
 } matrix_entry;
 
 static int cmp_entry(const void *a, const void *b)
@@ -391,6 +453,7 @@ static int list_matrices(const options *o, matrix_entry *list)
             continue;
         snprintf(list[count].name, sizeof list[count].name, "%.*s", (int)(len - 7), e->d_name);
         snprintf(list[count].path, sizeof list[count].path, "%s/%s", o->data, e->d_name);
+        list[count].kind = INPUT_FILE;
         count++;
     }
     closedir(d);
@@ -428,14 +491,140 @@ static loom_csr *synthetic_matrix(loom_context *ctx, int64_t rows, int per_row)
     return A;
 }
 
+/* splitmix64 (Steele, Lea and Flood 2014): the state steps by a constant,
+ * so after k draws it is seed + k * gamma, and a block of draws can start
+ * anywhere in the sequence without running the ones before it. */
+#define SPLITMIX_GAMMA 0x9E3779B97F4A7C15ull
+
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += SPLITMIX_GAMMA);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+#define RMAT_SEED 20261122u
+#define RMAT_BLOCKS 256 /* of edges, drawn in parallel; the result does not depend on it */
+
+/* An R-MAT matrix (Chakrabarti, Zhan and Faloutsos 2004), 2^scale square:
+ * edge_factor * 2^scale edges, each placed by descending `scale` levels of
+ * the quadrants with probabilities a, b, c, d = 0.57, 0.19, 0.19, 0.05 (b
+ * right, c down), one splitmix64 draw per level, from one fixed seed; no
+ * noise and no permutation of the labels.  Repeated edges are kept once,
+ * columns are sorted within a row, and the values are the next draws of the
+ * same sequence, in CSR order, as k / 2^23 - 1 for k in [0, 2^24): exact in
+ * float, in [-1, 1).  The same bits on any machine and thread count.  Skewed
+ * rows (scale 21: longest 20245 entries, 68% empty, 76% of the entries in
+ * the first half of the rows) with the column pattern of power-law graphs:
+ * the irregular counterpart of the band for the SpMV bandwidth check. */
+static loom_csr *rmat_matrix(loom_context *ctx, int scale, int edge_factor, int threads)
+{
+    const int64_t n = (int64_t)1 << scale, edges = (int64_t)edge_factor << scale;
+    const int64_t per_block = edges / RMAT_BLOCKS; /* exact: scale >= 8 */
+    const double two64 = 18446744073709551616.0;
+    const uint64_t ta = (uint64_t)(0.57 * two64), tab = (uint64_t)((0.57 + 0.19) * two64),
+                   tabc = (uint64_t)((0.57 + 0.19 + 0.19) * two64);
+    if (scale < 8 || scale > 30)
+        DIE("R-MAT scale %d is out of 8..30", scale);
+    int32_t *er = malloc((size_t)edges * sizeof *er), *ec = malloc((size_t)edges * sizeof *ec);
+    if (!er || !ec)
+        DIE("out of memory for the R-MAT edges");
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (int b = 0; b < RMAT_BLOCKS; b++) {
+        uint64_t s = RMAT_SEED + (uint64_t)(b * per_block * scale) * SPLITMIX_GAMMA;
+        for (int64_t e = b * per_block; e < (b + 1) * per_block; e++) {
+            uint32_t r = 0, c = 0;
+            for (int l = scale - 1; l >= 0; l--) {
+                uint64_t u = splitmix64(&s);
+                if (u >= tabc) {
+                    r |= 1u << l;
+                    c |= 1u << l;
+                } else if (u >= tab) {
+                    r |= 1u << l;
+                } else if (u >= ta) {
+                    c |= 1u << l;
+                }
+            }
+            er[e] = (int32_t)r;
+            ec[e] = (int32_t)c;
+        }
+    }
+    /* Two counting sorts, by column and then stably by row: columns come
+     * out sorted within each row, in O(edges). */
+    int64_t *cstart = calloc((size_t)n + 1, sizeof *cstart);
+    int64_t *ro = calloc((size_t)n + 1, sizeof *ro), *next = malloc((size_t)n * sizeof *next);
+    int32_t *by_col = malloc((size_t)edges * sizeof *by_col); /* each edge's row, by column */
+    int32_t *ci = malloc((size_t)edges * sizeof *ci);
+    if (!cstart || !ro || !next || !by_col || !ci)
+        DIE("out of memory for the R-MAT matrix");
+    for (int64_t e = 0; e < edges; e++) {
+        cstart[ec[e] + 1]++;
+        ro[er[e] + 1]++;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        cstart[i + 1] += cstart[i];
+        ro[i + 1] += ro[i];
+    }
+    memcpy(next, cstart, (size_t)n * sizeof *next);
+    for (int64_t e = 0; e < edges; e++)
+        by_col[next[ec[e]]++] = er[e];
+    free(er);
+    free(ec);
+    memcpy(next, ro, (size_t)n * sizeof *next);
+    for (int64_t c = 0; c < n; c++)
+        for (int64_t k = cstart[c]; k < cstart[c + 1]; k++)
+            ci[next[by_col[k]]++] = (int32_t)c;
+    free(by_col);
+    free(cstart);
+    free(next);
+    int64_t nnz = 0;
+    for (int64_t i = 0, start = 0; i < n; i++) {
+        int64_t end = ro[i + 1];
+        ro[i] = nnz;
+        for (int64_t k = start; k < end; k++)
+            if (k == start || ci[k] != ci[k - 1])
+                ci[nnz++] = ci[k];
+        start = end;
+    }
+    ro[n] = nnz;
+    float *v = malloc((size_t)(nnz ? nnz : 1) * sizeof *v);
+    if (!v)
+        DIE("out of memory for the R-MAT values");
+    uint64_t s = RMAT_SEED + (uint64_t)(edges * scale) * SPLITMIX_GAMMA;
+    for (int64_t k = 0; k < nnz; k++)
+        v[k] = (float)(int32_t)(splitmix64(&s) >> 40) / 8388608.0f - 1.0f;
+    loom_csr *A = NULL;
+    CHECK(loom_csr_create(ctx, &A, n, n, nnz, LOOM_F32, ro, ci, v));
+    free(ro);
+    free(ci);
+    free(v);
+    return A;
+}
+
+/* The generated inputs (--no-synthetic: none): the band, and R-MAT at 2^21
+ * rows / 8.4M edges drawn and 2^22 rows / 16.8M: 8.29M and 16.61M
+ * non-zeros after repeats are dropped, CSR of 83 and 166 MB (100 and 200 MB
+ * with x and y at N = 1). */
+static const struct generated_input {
+    const char *name;
+    input_kind kind;
+    int scale, edge_factor;
+} generated[] = {{"synthetic_band_1M_x8", INPUT_BAND, 0, 0},
+                 {"synthetic_rmat_s21_ef4", INPUT_RMAT, 21, 4},
+                 {"synthetic_rmat_s22_ef4", INPUT_RMAT, 22, 4}};
+#define GENERATED_COUNT ((int)(sizeof generated / sizeof generated[0]))
+
 /* ---------------------------------------------------------- results */
 
 typedef struct result {
     int matrix;
     int64_t n;
-    int synthetic;
+    int synthetic; /* a generated input: not in the geometric means */
     double bytes, loom, floor, peer[PEERS];
-    char design[64];
+    char design[64];      /* loom: the fastest of the fixed designs */
+    double auto_time;     /* the AUTO selector's plan */
+    char auto_design[64];
 } result;
 
 static void parse_args(int argc, char **argv, options *o)
@@ -485,6 +674,50 @@ static void parse_args(int argc, char **argv, options *o)
         DIE("--threads must be at least 1");
 }
 
+/* Geometric means over the real matrices per N of best-peer time and each
+ * peer's time over loom's (the best fixed design) or, with use_auto, over
+ * the AUTO plan's, which also gets the mean of its time over loom's. */
+static void summary_table(const result *res, int nres, const options *o, int use_auto)
+{
+    printf("%6s %14s", "N", use_auto ? "best-peer/auto" : "best-peer/loom");
+    for (int p = 0; p < PEERS; p++)
+        if (peer_built[p])
+            printf(" %14s", peer_names[p]);
+    if (use_auto)
+        printf(" %14s", "auto/loom");
+    printf("   target >= 1.3\n");
+    for (int k = 0; k < o->n_count; k++) {
+        double lsum = 0, psum[PEERS] = {0}, asum = 0;
+        int cnt = 0, pcnt[PEERS] = {0}, acnt = 0;
+        for (int i = 0; i < nres; i++) {
+            const result *r = &res[i];
+            if (r->n != o->n[k] || r->synthetic)
+                continue;
+            double t = use_auto ? r->auto_time : r->loom;
+            double best = INFINITY;
+            for (int p = 0; p < PEERS; p++)
+                if (!isnan(r->peer[p])) {
+                    best = fmin(best, r->peer[p]);
+                    psum[p] += log(r->peer[p] / t);
+                    pcnt[p]++;
+                }
+            if (isfinite(best)) {
+                lsum += log(best / t);
+                cnt++;
+            }
+            asum += log(r->auto_time / r->loom);
+            acnt++;
+        }
+        printf("%6lld %14.2f", (long long)o->n[k], cnt ? exp(lsum / cnt) : NAN);
+        for (int p = 0; p < PEERS; p++)
+            if (peer_built[p])
+                printf(" %14.2f", pcnt[p] ? exp(psum[p] / pcnt[p]) : NAN);
+        if (use_auto)
+            printf(" %14.2f", acnt ? exp(asum / acnt) : NAN);
+        printf("   %s\n", cnt && exp(lsum / cnt) >= 1.3 ? "met" : "NOT met");
+    }
+}
+
 static void write_plot(const options *o, const char *csv, int n_count, const int64_t *ns)
 {
     char script[4096], svg[4096];
@@ -498,7 +731,7 @@ static void write_plot(const options *o, const char *csv, int n_count, const int
             "set terminal svg size 1400,700 dynamic font 'sans,11'\n"
             "set output '%s'\n"
             "set datafile separator ','\n"
-            "set title 'loom (OpenMP backend, best design per input) vs the best of librsb, "
+            "set title 'loom (OpenMP backend, best fixed design per input) vs the best of librsb, "
             "GraphBLAS, Eigen (%d threads, float)'\n"
             "set ylabel 'best peer time / loom time (> 1: loom faster)'\n"
             "set logscale y 2\n"
@@ -524,7 +757,7 @@ int main(int argc, char **argv)
 {
     options o;
     parse_args(argc, argv, &o);
-    matrix_entry *list = calloc(MAX_MATRICES + 1, sizeof *list);
+    matrix_entry *list = calloc(MAX_MATRICES + GENERATED_COUNT, sizeof *list);
     int count = list_matrices(&o, list);
     if (count < 0) {
         printf("cpu_bench: the benchmark matrices are ABSENT: cannot open %s (%s).\n"
@@ -539,9 +772,14 @@ int main(int argc, char **argv)
     }
     int real_count = count;
     if (o.synthetic) {
-        snprintf(list[count].name, sizeof list[count].name, "synthetic_band_1M_x8");
-        list[count].path[0] = '\0';
-        count++;
+        for (int g = 0; g < GENERATED_COUNT; g++) {
+            snprintf(list[count].name, sizeof list[count].name, "%s", generated[g].name);
+            list[count].path[0] = '\0';
+            list[count].kind = generated[g].kind;
+            list[count].scale = generated[g].scale;
+            list[count].edge_factor = generated[g].edge_factor;
+            count++;
+        }
     }
 #ifdef LOOM_HAVE_LIBRSB
     if (rsb_lib_init(RSB_NULL_INIT_OPTIONS) != RSB_ERR_NO_ERROR)
@@ -567,8 +805,10 @@ int main(int argc, char **argv)
             strcat(peers, " ");
             strcat(peers, peer_names[k]);
         }
-    printf("# loom cpu_bench: %d matrices from %s%s, N in {", real_count, o.data,
-           o.synthetic ? " + 1 synthetic (N <= 4 only)" : "");
+    printf("# loom cpu_bench: %d matrices from %s", real_count, o.data);
+    if (count > real_count)
+        printf(" + %d generated (band, R-MAT; N <= 4 only)", count - real_count);
+    printf(", N in {");
     for (int k = 0; k < o.n_count; k++)
         printf("%s%lld", k ? "," : "", (long long)o.n[k]);
     printf("}, float, %d threads for everyone\n", o.threads);
@@ -583,13 +823,26 @@ int main(int argc, char **argv)
     }
     printf("# stream triad bandwidth (measured now, %d threads): %.2f GB/s; LLC %zu KiB\n",
            o.threads, bw / 1e9, llc >> 10);
-    printf("# loom = the fastest of its designs per input (automatic selection is not trained "
-           "yet); the design is shown\n");
+    {
+        char source[512];
+        auto_source(ctx, source, sizeof source);
+        printf("# loom = the fastest of loom's fixed designs, each timed on this input (N = 1:");
+        for (int d = 0; designs_spmv[d]; d++)
+            printf(" %s", designs_spmv[d]);
+        printf("; N > 1:");
+        for (int d = 0; designs_spmm[d]; d++)
+            printf(" %s", designs_spmm[d]);
+        printf("): an oracle over that list, not a selector; loom ms, GFLOP/s, %%floor and the "
+               "peer columns use its time\n");
+        printf("# auto = the plan loom's default options make (LOOM_SELECT_AUTO, OpenMP backend; "
+               "here %s), timed the same way; its design and time are shown\n",
+               source);
+    }
     printf("# floor = compulsory bytes (A as CSR with 64-bit offsets, X read once, Y written "
            "once) / stream bandwidth; %%floor = floor / loom time\n");
     printf("# peer columns: peer time / loom time (> 1 means loom is faster)\n\n");
-    printf("%-44s %4s %-22s %9s %7s %9s %6s", "matrix", "N", "loom design", "loom ms", "GFLOP/s",
-           "floor ms", "%floor");
+    printf("%-44s %4s %-22s %9s %7s %9s %6s %-22s %9s", "matrix", "N", "loom design", "loom ms",
+           "GFLOP/s", "floor ms", "%floor", "auto design", "auto ms");
     for (int k = 0; k < PEERS; k++)
         if (peer_built[k])
             printf(" %9s", peer_names[k]);
@@ -602,7 +855,8 @@ int main(int argc, char **argv)
     if (!out)
         DIE("cannot write %s: %s", csv, strerror(errno));
     fprintf(out, "matrix,rows,cols,nnz,footprint_mb,N,loom_design,loom_ms,loom_gflops,floor_ms,"
-                 "floor_frac,librsb_ms,graphblas_ms,eigen_ms,best_peer,best_peer_over_loom\n");
+                 "floor_frac,librsb_ms,graphblas_ms,eigen_ms,best_peer,best_peer_over_loom,"
+                 "auto_design,auto_ms,best_peer_over_auto\n");
 
     result *res = calloc((size_t)count * (size_t)o.n_count, sizeof *res);
     int nres = 0, total_steps = count * o.n_count, step = 0;
@@ -615,15 +869,19 @@ int main(int argc, char **argv)
                 step += o.n_count;
                 continue;
             }
-        } else {
+        } else if (list[m].kind == INPUT_BAND) {
             A = synthetic_matrix(ctx, 1 << 20, 8);
+        } else {
+            fprintf(stderr, "\r[%3d/%3d %5.0fs] generating %-33s", step + 1, total_steps,
+                    now() - t_start, list[m].name);
+            A = rmat_matrix(ctx, list[m].scale, list[m].edge_factor, o.threads);
         }
         int64_t rows, cols, nnz;
         CHECK(loom_csr_info(A, &rows, &cols, &nnz, NULL, NULL));
         for (int k = 0; k < o.n_count; k++) {
             int64_t n = o.n[k];
             step++;
-            if (!list[m].path[0] && n > 4)
+            if (list[m].kind != INPUT_FILE && n > 4)
                 continue;
             fprintf(stderr, "\r[%3d/%3d %5.0fs] %-44s N=%-4lld", step, total_steps, now() - t_start,
                     list[m].name, (long long)n);
@@ -639,8 +897,10 @@ int main(int argc, char **argv)
             result *r = &res[nres++];
             r->matrix = m;
             r->n = n;
-            r->synthetic = !list[m].path[0];
+            r->synthetic = list[m].kind != INPUT_FILE;
             r->loom = time_loom(ctx, A, &X, &Y, n, o.min_time, r->design, sizeof r->design);
+            r->auto_time = time_auto(ctx, A, &X, &Y, o.min_time, r->auto_design,
+                                     sizeof r->auto_design);
             time_peers(A, X.data, Y.data, n, o.threads, o.min_time, r->peer);
             r->bytes = (double)nnz * (4 + 4) + (double)(rows + 1) * 8 + (double)(cols * n) * 4 +
                        (double)(rows * n) * 4;
@@ -653,9 +913,10 @@ int main(int argc, char **argv)
                     best_k = p;
                 }
             fprintf(stderr, "\r%*s\r", 80, "");
-            printf("%-44s %4lld %-22s %9.4f %7.2f %9.4f %5.0f%%", list[m].name, (long long)n,
-                   r->design, r->loom * 1e3, 2.0 * (double)nnz * (double)n / r->loom / 1e9,
-                   r->floor * 1e3, 100 * r->floor / r->loom);
+            printf("%-44s %4lld %-22s %9.4f %7.2f %9.4f %5.0f%% %-22s %9.4f", list[m].name,
+                   (long long)n, r->design, r->loom * 1e3,
+                   2.0 * (double)nnz * (double)n / r->loom / 1e9, r->floor * 1e3,
+                   100 * r->floor / r->loom, r->auto_design, r->auto_time * 1e3);
             for (int p = 0; p < PEERS; p++)
                 if (peer_built[p])
                     printf(" %8.2fx", r->peer[p] / r->loom);
@@ -671,8 +932,9 @@ int main(int argc, char **argv)
                 else
                     fprintf(out, ",%.6f", r->peer[p] * 1e3);
             }
-            fprintf(out, ",%s,%.4f\n", best_k >= 0 ? peer_names[best_k] : "",
-                    best_k >= 0 ? best_peer / r->loom : 0.0);
+            fprintf(out, ",%s,%.4f,%s,%.6f,%.4f\n", best_k >= 0 ? peer_names[best_k] : "",
+                    best_k >= 0 ? best_peer / r->loom : 0.0, r->auto_design, r->auto_time * 1e3,
+                    best_k >= 0 ? best_peer / r->auto_time : 0.0);
             loom_dense_free(ctx, &X);
             loom_dense_free(ctx, &Y);
         }
@@ -682,36 +944,10 @@ int main(int argc, char **argv)
 
     printf("\n# summary over the %d real matrices (geometric means; > 1 means loom is faster)\n",
            real_count);
-    printf("%6s %14s", "N", "best-peer/loom");
-    for (int p = 0; p < PEERS; p++)
-        if (peer_built[p])
-            printf(" %14s", peer_names[p]);
-    printf("   target >= 1.3\n");
-    for (int k = 0; k < o.n_count; k++) {
-        double lsum = 0, psum[PEERS] = {0};
-        int cnt = 0, pcnt[PEERS] = {0};
-        for (int i = 0; i < nres; i++) {
-            const result *r = &res[i];
-            if (r->n != o.n[k] || r->synthetic)
-                continue;
-            double best = INFINITY;
-            for (int p = 0; p < PEERS; p++)
-                if (!isnan(r->peer[p])) {
-                    best = fmin(best, r->peer[p]);
-                    psum[p] += log(r->peer[p] / r->loom);
-                    pcnt[p]++;
-                }
-            if (isfinite(best)) {
-                lsum += log(best / r->loom);
-                cnt++;
-            }
-        }
-        printf("%6lld %14.2f", (long long)o.n[k], cnt ? exp(lsum / cnt) : NAN);
-        for (int p = 0; p < PEERS; p++)
-            if (peer_built[p])
-                printf(" %14.2f", pcnt[p] ? exp(psum[p] / pcnt[p]) : NAN);
-        printf("   %s\n", cnt && exp(lsum / cnt) >= 1.3 ? "met" : "NOT met");
-    }
+    summary_table(res, nres, &o, 0);
+    printf("\n# the same for auto (peer time / auto time; auto/loom: auto time / loom time, "
+           "> 1 means auto is slower than the best fixed design)\n");
+    summary_table(res, nres, &o, 1);
     printf("\n# SpMV (N = 1) against the bandwidth floor, inputs larger than the LLC (%zu KiB):\n",
            llc >> 10);
     int big = 0;
@@ -720,8 +956,10 @@ int main(int argc, char **argv)
         if (r->n != 1 || r->bytes <= (double)llc)
             continue;
         big++;
-        printf("#   %-40s %.1f MB: %.0f%% of the floor (target >= 60%%)\n", list[r->matrix].name,
-               r->bytes / 1e6, 100 * r->floor / r->loom);
+        printf("#   %-40s %6.1f MB: loom %3.0f%%, auto %3.0f%% (%s) of the floor (target >= "
+               "60%%)\n",
+               list[r->matrix].name, r->bytes / 1e6, 100 * r->floor / r->loom,
+               100 * r->floor / r->auto_time, r->auto_design);
     }
     if (!big)
         printf("#   none of the inputs is larger than the LLC\n");
