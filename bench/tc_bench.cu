@@ -376,7 +376,7 @@ int main(int argc, char **argv)
                 ss[1].techniques = LOOM_TECH_VDL | LOOM_TECH_CSC;
                 ss[2].techniques = ss[3].techniques = ss[4].techniques = LOOM_TECH_VDL;
                 for (int s = 0; s < 5; s++) {
-                    double t = time_ms([&] { loomcu_spmm_f32(&cp, &ss[s], NULL, NULL, 0); }, reps);
+                    double t = time_ms([&] { loomcu_spmm_f32(&cp, &ss[s], NULL, 0); }, reps);
                     if (!(t >= r.t_cc))
                         r.t_cc = std::isnan(r.t_cc) ? t : std::min(r.t_cc, t);
                 }

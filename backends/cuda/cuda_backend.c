@@ -164,11 +164,8 @@ static loom_status cuda_spmm(loom_plan *plan, double alpha, const loom_dense *X,
     p.x_vector_width = x_vector_width(X);
     cudaStream_t stream = (cudaStream_t)plan->ctx.stream;
     const loomcu_plan_data *d = plan->backend_data;
-    const loomcu_eb_data *eb = d && d->eb.chunks > 0 ? &d->eb : NULL;
-    const loomcu_row_bins *bins = d && d->bins.n_long + d->bins.n_short > 0 ? &d->bins : NULL;
-    cudaError_t err = plan->dtype == LOOM_F32
-                          ? loomcu_spmm_f32(&p, &plan->strategy, eb, bins, stream)
-                          : loomcu_spmm_f64(&p, &plan->strategy, eb, bins, stream);
+    cudaError_t err = plan->dtype == LOOM_F32 ? loomcu_spmm_f32(&p, &plan->strategy, d, stream)
+                                              : loomcu_spmm_f64(&p, &plan->strategy, d, stream);
     return loomcu_status(err, "launching the SpMM kernels");
 }
 

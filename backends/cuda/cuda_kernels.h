@@ -47,22 +47,33 @@ typedef struct loomcu_row_bins {
                       NULL when there are no long rows (rows in order) */
 } loomcu_row_bins;
 
+/* The plan's EB + SR segments at wide N (cuda_plan.c; see
+ * spmm_eb_segments.cuh): every piece of every row, long ones first. */
+typedef struct loomcu_eb_segments {
+    int64_t n_long, n_short;       /* segments; n_long + n_short = 0: none */
+    int64_t *row, *begin, *slot;   /* device, per segment (slot -1: the row's only piece) */
+    int64_t n_fix;                 /* rows of several pieces */
+    int64_t *fix_row, *fix_slot0;  /* device: n_fix rows, n_fix + 1 first slots */
+    void *carry;                   /* device: slots x slab columns */
+    int64_t slab;                  /* columns per carry slab */
+} loomcu_eb_segments;
+
 /* What a CUDA plan keeps on the device (plan->backend_data): EB strategies
- * use eb, RB + SR strategies may use bins (n_long + n_short = 0: none). */
+ * use eb (chunks = 0: none) or, for SR at wide N, segs; RB + SR strategies
+ * may use bins (n_long + n_short = 0: none). */
 typedef struct loomcu_plan_data {
     loomcu_eb_data eb;
+    loomcu_eb_segments segs;
     loomcu_row_bins bins;
 } loomcu_plan_data;
 
-/* Launch the strategy's kernels on stream; eb is NULL for RB strategies,
- * bins NULL where the plan made none.  Returns the launch error
- * (cudaSuccess when all launches were accepted). */
+/* Launch the strategy's kernels on stream; data is the plan's device data
+ * (NULL: none).  Returns the launch error (cudaSuccess when all launches
+ * were accepted). */
 cudaError_t loomcu_spmm_f32(const loomcu_problem *p, const loom_strategy *s,
-                            const loomcu_eb_data *eb, const loomcu_row_bins *bins,
-                            cudaStream_t stream);
+                            const loomcu_plan_data *data, cudaStream_t stream);
 cudaError_t loomcu_spmm_f64(const loomcu_problem *p, const loom_strategy *s,
-                            const loomcu_eb_data *eb, const loomcu_row_bins *bins,
-                            cudaStream_t stream);
+                            const loomcu_plan_data *data, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,9 @@
 /*
  * cuda_plan.c - what a CUDA plan keeps on the device: for EB strategies the
  * chunk -> first-row map (computed on the host by lib/eb_chunks.c) and the
- * carry buffers the chunk kernels leave for the fix-up; for RB + SR at wide
- * N the row bins (long rows first).  Made once at plan time, freed by
+ * carry buffers the chunk kernels leave for the fix-up, or, for EB + SR at
+ * wide N, the segments (every row's pieces, long ones first) and their
+ * carry slots; for RB + SR at wide N the row bins (long rows first).  Made once at plan time, freed by
  * plan_release; nothing leaks on any error path.
  */
 #include "config.h"
@@ -25,6 +26,12 @@ static void free_data(loomcu_plan_data *d)
     cudaFree(d->eb.tail);
     cudaFree(d->eb.tail_row);
     cudaFree(d->bins.rows);
+    cudaFree(d->segs.row);
+    cudaFree(d->segs.begin);
+    cudaFree(d->segs.slot);
+    cudaFree(d->segs.fix_row);
+    cudaFree(d->segs.fix_slot0);
+    cudaFree(d->segs.carry);
     loom__free(d);
 }
 
@@ -137,13 +144,156 @@ static loom_status prepare_bins(const loom_plan *plan, loomcu_row_bins *bins, cu
     return LOOM_SUCCESS;
 }
 
+/* Whether EB + SR runs as segments (spmm_eb_segments.cuh): the wide walk
+ * applies (row-major X, N >= 16). */
+static bool wants_segments(const loom_plan *plan)
+{
+    const loom_strategy *s = &plan->strategy;
+    return s->mloop == LOOM_M_EB && s->kloop == LOOM_K_SR && plan->chunks > 0 &&
+           plan->x_layout == LOOM_ROW_MAJOR && plan->n >= 16 && plan->A->nnz > 0;
+}
+
+/* Columns per carry slab of `slots` slots: all of N when it fits the
+ * budget, else a multiple of 128 (the kernels' tiles never straddle it). */
+static int64_t segment_slab(int64_t slots, int64_t n, size_t elem)
+{
+    size_t per_column = (size_t)(slots > 0 ? slots : 1) * elem;
+    int64_t fit = (int64_t)(CARRY_BUDGET_BYTES / per_column);
+    if (fit >= n)
+        return n;
+    fit = fit / 128 * 128;
+    return fit < 128 ? 128 : fit;
+}
+
+/* Copy `count` int64 values to a new device array. */
+static cudaError_t upload(int64_t **dst, const int64_t *src, int64_t count)
+{
+    cudaError_t err = cudaMalloc((void **)dst, (size_t)(count > 0 ? count : 1) * sizeof(int64_t));
+    if (err == cudaSuccess && count > 0)
+        err = cudaMemcpy(*dst, src, (size_t)count * sizeof(int64_t), cudaMemcpyHostToDevice);
+    return err;
+}
+
+typedef struct {
+    int64_t row, begin, slot, len;
+} segment;
+
+static int longest_segment_first(const void *a, const void *b)
+{
+    const segment *x = a, *y = b;
+    if (x->len != y->len)
+        return x->len > y->len ? -1 : 1;
+    return (x->begin > y->begin) - (x->begin < y->begin);
+}
+
+/*
+ * The segments: for each row in order, its pieces (row_sum_eb_sr's c loop)
+ * or, for an empty row, one empty segment.  A row of several pieces gets
+ * consecutive carry slots, in piece order, and a fix-up entry.  Then the
+ * long segments (more non-zeros than long_row_threshold) move to the front,
+ * longest first.  Returns LOOM_ERR_OUT_OF_MEMORY or success; CUDA errors
+ * come back in *err.
+ */
+static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *sg,
+                                    cudaError_t *err)
+{
+    const int64_t m = plan->A->rows, C = plan->strategy.chunk;
+    const int64_t threshold = long_row_threshold(plan->n);
+    const int64_t *ro = plan->A->memory == LOOM_MEMORY_HOST ? plan->A->row_offsets
+                                                            : plan->A->host_row_offsets;
+    int64_t count = 0, n_fix = 0, slots = 0;
+    for (int64_t r = 0; r < m; r++) {
+        const int64_t b = ro[r], e = ro[r + 1];
+        const int64_t pieces = b == e ? 1 : (e - 1) / C - b / C + 1;
+        count += pieces;
+        if (pieces > 1) {
+            n_fix++;
+            slots += pieces;
+        }
+    }
+    segment *seg = loom__malloc((size_t)count * sizeof *seg);
+    int64_t *row = loom__malloc((size_t)count * sizeof *row);
+    int64_t *begin = loom__malloc((size_t)count * sizeof *begin);
+    int64_t *slot = loom__malloc((size_t)count * sizeof *slot);
+    int64_t *fix_row = loom__malloc((size_t)(n_fix > 0 ? n_fix : 1) * sizeof *fix_row);
+    int64_t *fix_slot0 = loom__malloc((size_t)(n_fix + 1) * sizeof *fix_slot0);
+    loom_status st = LOOM_SUCCESS;
+    *err = cudaSuccess;
+    if (!seg || !row || !begin || !slot || !fix_row || !fix_slot0) {
+        st = loom__error(LOOM_ERR_OUT_OF_MEMORY, "cuda plan: out of host memory for EB segments");
+        goto out;
+    }
+    int64_t k = 0, f = 0, next_slot = 0, n_long = 0;
+    fix_slot0[0] = 0;
+    for (int64_t r = 0; r < m; r++) {
+        const int64_t b = ro[r], e = ro[r + 1];
+        if (b == e) {
+            seg[k++] = (segment){r, b, -1, 0};
+            continue;
+        }
+        const int64_t c0 = b / C, c1 = (e - 1) / C;
+        for (int64_t c = c0; c <= c1; c++) {
+            const int64_t pb = b > c * C ? b : c * C, pe = e < (c + 1) * C ? e : (c + 1) * C;
+            seg[k++] = (segment){r, pb, c0 == c1 ? -1 : next_slot++, pe - pb};
+            n_long += pe - pb > threshold;
+        }
+        if (c0 != c1) {
+            fix_row[f++] = r;
+            fix_slot0[f] = next_slot;
+        }
+    }
+    /* Long segments first, longest first; then the rest in storage order. */
+    int64_t nl = 0, ns = n_long;
+    segment *longs = seg; /* sorted in place after the short ones are placed */
+    for (int64_t i = 0; i < count; i++) {
+        if (seg[i].len > threshold) {
+            longs[nl++] = seg[i];
+        } else {
+            row[ns] = seg[i].row;
+            begin[ns] = seg[i].begin;
+            slot[ns] = seg[i].slot;
+            ns++;
+        }
+    }
+    qsort(longs, (size_t)n_long, sizeof *longs, longest_segment_first);
+    for (int64_t i = 0; i < n_long; i++) {
+        row[i] = longs[i].row;
+        begin[i] = longs[i].begin;
+        slot[i] = longs[i].slot;
+    }
+    sg->n_long = n_long;
+    sg->n_short = count - n_long;
+    sg->n_fix = n_fix;
+    sg->slab = segment_slab(slots, plan->n, loom_dtype_size(plan->dtype));
+    *err = upload(&sg->row, row, count);
+    if (*err == cudaSuccess)
+        *err = upload(&sg->begin, begin, count);
+    if (*err == cudaSuccess)
+        *err = upload(&sg->slot, slot, count);
+    if (*err == cudaSuccess)
+        *err = upload(&sg->fix_row, fix_row, n_fix);
+    if (*err == cudaSuccess)
+        *err = upload(&sg->fix_slot0, fix_slot0, n_fix + 1);
+    if (*err == cudaSuccess && slots > 0)
+        *err = cudaMalloc(&sg->carry, (size_t)slots * (size_t)sg->slab * loom_dtype_size(plan->dtype));
+out:
+    loom__free(seg);
+    loom__free(row);
+    loom__free(begin);
+    loom__free(slot);
+    loom__free(fix_row);
+    loom__free(fix_slot0);
+    return st;
+}
+
 loom_status loomcu_plan_prepare(loom_plan *plan)
 {
     if (plan->strategy.kloop == LOOM_K_TC)
         return loomcu_tc_prepare(plan);
-    const bool eb = plan->strategy.mloop == LOOM_M_EB && plan->chunks > 0;
+    const bool segs = wants_segments(plan);
+    const bool eb = plan->strategy.mloop == LOOM_M_EB && plan->chunks > 0 && !segs;
     const bool bins = wants_bins(plan);
-    if (!eb && !bins)
+    if (!eb && !segs && !bins)
         return LOOM_SUCCESS;
     loomcu_plan_data *d = loom__calloc(1, sizeof *d);
     if (!d)
@@ -154,8 +304,10 @@ loom_status loomcu_plan_prepare(loom_plan *plan)
         err = prepare_eb(plan, &d->eb);
     if (bins && err == cudaSuccess)
         st = prepare_bins(plan, &d->bins, &err);
+    if (segs && err == cudaSuccess)
+        st = prepare_segments(plan, &d->segs, &err);
     if (st == LOOM_SUCCESS && err != cudaSuccess)
-        st = loomcu_status(err, eb ? "EB preprocessing on the device" : "row bins on the device");
+        st = loomcu_status(err, bins ? "row bins on the device" : "EB preprocessing on the device");
     if (st != LOOM_SUCCESS) {
         free_data(d);
         return st;

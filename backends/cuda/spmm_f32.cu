@@ -2,8 +2,7 @@
 #include "spmm_launch.cuh"
 
 extern "C" cudaError_t loomcu_spmm_f32(const loomcu_problem *p, const loom_strategy *s,
-                                       const loomcu_eb_data *eb, const loomcu_row_bins *bins,
-                                       cudaStream_t stream)
+                                       const loomcu_plan_data *data, cudaStream_t stream)
 {
-    return loomcu::launch_spmm<float>(p, s, eb, bins, stream);
+    return loomcu::launch_spmm<float>(p, s, data, stream);
 }

@@ -18,6 +18,7 @@
 #define LOOM_CUDA_SPMM_LAUNCH_CUH
 
 #include "spmm_eb.cuh"
+#include "spmm_eb_segments.cuh"
 
 namespace loomcu {
 
@@ -151,6 +152,15 @@ static void with_wide_gv(int G, int V, const F &f)
     }
 }
 
+template <typename T> struct eb_sr_segments_family {
+    operands<T> p; segments_view<T> segs; unsigned blocks; cudaStream_t st;
+    template <int G, int V> void run() const
+    {
+        if constexpr (G * V >= 16)
+            eb_sr_segments_kernel<T, G, V><<<blocks, block_threads, 0, st>>>(p, segs);
+    }
+};
+
 /* The binned launch (rb_sr_binned_kernel): long rows' blocks, then the
  * short rows' blocks. */
 template <typename T>
@@ -173,6 +183,47 @@ template <typename T> struct eb_sr_wide_family {
     operands<T> p; eb_state<T> eb; dim3 grid; cudaStream_t st;
     template <int G, int V> void run() const { eb_sr_wide_kernel<T, G, V><<<grid, block_threads, 0, st>>>(p, eb); }
 };
+
+/* EB + SR as segments (eb_sr_segments_kernel), slab by slab of columns:
+ * the segments, then the fix-up of the rows that cross chunks. */
+template <typename T>
+static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segments *sg,
+                                   int64_t chunk, int G, int V, cudaStream_t st)
+{
+    const int64_t tile_w = (int64_t)G * V, gl = tile_w < 32 ? tile_w : 32;
+    segments_view<T> v;
+    v.row = sg->row;
+    v.begin = sg->begin;
+    v.slot = sg->slot;
+    v.n_long = sg->n_long;
+    v.n_short = sg->n_short;
+    v.chunk = chunk;
+    v.carry = (T *)sg->carry;
+    for (int64_t c0 = 0; c0 < p.n; c0 += sg->slab) {
+        v.slab_c0 = c0;
+        v.slab_w = sg->slab;
+        const int64_t width = p.n - c0 < sg->slab ? p.n - c0 : sg->slab;
+        const int64_t long_threads = v.n_long * ((width + gl - 1) / gl) * gl;
+        const int64_t short_threads = v.n_short * ((width + tile_w - 1) / tile_w) * G;
+        v.long_blocks = (long_threads + block_threads - 1) / block_threads;
+        const int64_t blocks = v.long_blocks + (short_threads + block_threads - 1) / block_threads;
+        eb_sr_segments_family<T> f = {p, v, (unsigned)(blocks > 0 ? blocks : 1), st};
+        with_wide_gv<T>(G, V, f);
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess)
+            return e;
+        if (sg->n_fix > 0) {
+            const int64_t threads = sg->n_fix * width;
+            eb_segments_fixup_kernel<T>
+                <<<(unsigned)((threads + block_threads - 1) / block_threads), block_threads, 0, st>>>(
+                    p, v, sg->fix_row, sg->fix_slot0, sg->n_fix);
+            e = cudaGetLastError();
+            if (e != cudaSuccess)
+                return e;
+        }
+    }
+    return cudaSuccess;
+}
 
 /* Grid of the wide walk: groups on x, the column tiles on y (every tile
  * of a row or chunk in parallel; the arithmetic of each column is the same). */
@@ -222,12 +273,24 @@ static int sr_group(const loomcu_problem *p, int V)
 
 template <typename T>
 static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
-                               const loomcu_eb_data *ebd, const loomcu_row_bins *bins,
-                               cudaStream_t st)
+                               const loomcu_plan_data *data, cudaStream_t st)
 {
     const operands<T> p = make_operands<T>(pr);
     const int V = columns_per_lane<T>(pr, s);
     const bool sr = s->kloop == LOOM_K_SR;
+    const loomcu_eb_data *ebd = data && data->eb.chunks > 0 ? &data->eb : NULL;
+    const loomcu_row_bins *bins =
+        data && data->bins.n_long + data->bins.n_short > 0 ? &data->bins : NULL;
+    const loomcu_eb_segments *segs =
+        data && data->segs.n_long + data->segs.n_short > 0 ? &data->segs : NULL;
+
+    if (s->mloop == LOOM_M_EB && sr && segs && pr->nnz > 0) {
+        /* The plan makes segments only where the wide walk applies. */
+        const int G = sr_group(pr, V);
+        if (G < 4 || G * V < 16)
+            return cudaErrorInvalidValue;
+        return launch_segments<T>(p, segs, s->chunk, G, V, st);
+    }
 
     if (pr->nnz == 0 || (s->mloop == LOOM_M_EB && (!ebd || ebd->chunks == 0))) {
         dim3 grid = grid_for(p.m, 1, p.n, 1, s);

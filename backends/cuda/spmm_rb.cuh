@@ -129,17 +129,17 @@ __device__ __forceinline__ void load_pair(const operands<T> &p, int64_t j, int64
     }
 }
 
-/* The wide walk of one row for this lane's V columns from c: batches of G
- * pairs, U x-vector loads before their U fmas.  Whole groups call it; X is
- * row-major (the launcher uses the wide walk only then). */
+/* The wide walk of non-zeros [b, e) for this lane's V columns from c:
+ * batches of G pairs, U x-vector loads before their U fmas; acc = the SR
+ * sum from +0 in storage order.  Whole groups call it; X is row-major (the
+ * launcher uses the wide walk only then). */
 template <typename T, int G, int V, int U>
-__device__ __forceinline__ void wide_row(const operands<T> &p, int64_t row, int64_t c)
+__device__ __forceinline__ void wide_sum(const operands<T> &p, int64_t b, int64_t e, int64_t c,
+                                         T (&acc)[V])
 {
     typedef arith<T> A;
     const int lane = threadIdx.x & (G - 1);
     const unsigned mask = group_mask<G>();
-    const int64_t b = __ldg(p.ro + row), e = __ldg(p.ro + row + 1);
-    T acc[V];
 #pragma unroll
     for (int i = 0; i < V; i++)
         acc[i] = T(0);
@@ -172,6 +172,14 @@ __device__ __forceinline__ void wide_row(const operands<T> &p, int64_t row, int6
         col = ncol;
         a = na;
     }
+}
+
+/* The wide walk of one row, finished into Y. */
+template <typename T, int G, int V, int U>
+__device__ __forceinline__ void wide_row(const operands<T> &p, int64_t row, int64_t c)
+{
+    T acc[V];
+    wide_sum<T, G, V, U>(p, __ldg(p.ro + row), __ldg(p.ro + row + 1), c, acc);
     finish_columns<T, V>(p, row, c, p.n, acc);
 }
 
