@@ -351,6 +351,10 @@ static std::vector<std::string> loom_candidates(int n)
     }
     if (n > 1 && n <= 16)
         c.push_back("rb-cm-pr:lanes=8,vdl");
+    if (n == 1) { /* SR pieces of a bounded length: the N = 1 walk on skewed rows */
+        c.push_back("eb-rm-sr:chunk=256,vdl,csc");
+        c.push_back("eb-rm-sr:chunk=1024,vdl,csc");
+    }
     if (n <= 4) { /* EB + PR around the chunk that wins on skewed matrices */
         c.push_back("eb-rm-pr:chunk=128,lanes=32,vdl");
         c.push_back("eb-rm-pr:chunk=512,lanes=32,vdl");

@@ -81,14 +81,15 @@ static int64_t long_row_threshold(int64_t n)
     return n <= 64 ? 32 : 128;
 }
 
-/* Whether the binned wide walk can apply: RB + SR, row-major X (the wide
- * walk), N wide enough for a 16-column tile, no explicit coarsening. */
+/* Whether the row bins apply: RB + SR at N = 1 (rb_sr_n1_binned_kernel),
+ * or the wide walk (row-major X, N wide enough for a 16-column tile) with
+ * no explicit coarsening. */
 static bool wants_bins(const loom_plan *plan)
 {
     const loom_strategy *s = &plan->strategy;
-    return s->mloop == LOOM_M_RB && s->kloop == LOOM_K_SR && s->coarsen == 0 &&
-           plan->x_layout == LOOM_ROW_MAJOR && plan->n >= 16 && plan->A->rows > 0 &&
-           plan->A->nnz > 0;
+    const bool wide = plan->x_layout == LOOM_ROW_MAJOR && plan->n >= 16 && s->coarsen == 0;
+    return s->mloop == LOOM_M_RB && s->kloop == LOOM_K_SR && (plan->n == 1 || wide) &&
+           plan->A->rows > 0 && plan->A->nnz > 0;
 }
 
 typedef struct {
@@ -144,13 +145,14 @@ static loom_status prepare_bins(const loom_plan *plan, loomcu_row_bins *bins, cu
     return LOOM_SUCCESS;
 }
 
-/* Whether EB + SR runs as segments (spmm_eb_segments.cuh): the wide walk
- * applies (row-major X, N >= 16). */
+/* Whether EB + SR runs as segments (spmm_eb_segments.cuh): at N = 1, or
+ * where the wide walk applies (row-major X, N >= 16). */
 static bool wants_segments(const loom_plan *plan)
 {
     const loom_strategy *s = &plan->strategy;
+    const bool wide = plan->x_layout == LOOM_ROW_MAJOR && plan->n >= 16;
     return s->mloop == LOOM_M_EB && s->kloop == LOOM_K_SR && plan->chunks > 0 &&
-           plan->x_layout == LOOM_ROW_MAJOR && plan->n >= 16 && plan->A->nnz > 0;
+           (plan->n == 1 || wide) && plan->A->nnz > 0;
 }
 
 /* Columns per carry slab of `slots` slots: all of N when it fits the

@@ -80,6 +80,31 @@ __global__ void __launch_bounds__(256, 3) eb_sr_segments_kernel(operands<T> p, s
     }
 }
 
+/* EB + SR at N = 1 as segments: the N = 1 walk (narrow_sum, spmm_rb.cuh),
+ * a warp per long segment, a thread per short one. */
+template <typename T>
+__global__ void __launch_bounds__(256) eb_sr_n1_segments_kernel(operands<T> p, segments_view<T> s)
+{
+    const bool is_long = (int64_t)blockIdx.x < s.long_blocks;
+    const int G = is_long ? narrow_long_lanes : narrow_short_lanes;
+    const int64_t block = is_long ? blockIdx.x : blockIdx.x - s.long_blocks;
+    const int64_t w = (block * blockDim.x + threadIdx.x) / G;
+    if (w >= (is_long ? s.n_long : s.n_short))
+        return; /* whole groups leave together */
+    const int64_t i = is_long ? w : s.n_long + w;
+    const int64_t row = __ldg(s.row + i), b = __ldg(s.begin + i), slot = __ldg(s.slot + i);
+    const int64_t chunk_end = (b / s.chunk + 1) * s.chunk, row_end = __ldg(p.ro + row + 1);
+    const int64_t e = row_end < chunk_end ? row_end : chunk_end;
+    const T acc = is_long ? narrow_sum<T, narrow_long_lanes>(p, b, e)
+                          : narrow_sum<T, narrow_short_lanes>(p, b, e);
+    if ((threadIdx.x & (G - 1)) != 0)
+        return;
+    if (slot < 0)
+        finish(p.alpha, acc, p.beta, p.y + row * p.yrs);
+    else
+        s.carry[slot * s.slab_w] = acc;
+}
+
 /* The crossing rows: one thread per (row, column of the slab) adds the
  * row's carry slots [slot0[k], slot0[k+1]) left to right and finishes. */
 template <typename T>

@@ -184,6 +184,25 @@ template <typename T> struct eb_sr_wide_family {
     template <int G, int V> void run() const { eb_sr_wide_kernel<T, G, V><<<grid, block_threads, 0, st>>>(p, eb); }
 };
 
+/* The N = 1 walks: long rows (pieces) get a warp each, the others a thread. */
+static int64_t narrow_blocks(int64_t groups, int lanes)
+{
+    return (groups * lanes + block_threads - 1) / block_threads;
+}
+
+template <typename T>
+static cudaError_t launch_n1_binned(const operands<T> &p, const loomcu_row_bins *b, cudaStream_t st)
+{
+    row_bins_view v;
+    v.rows = b->n_long > 0 ? b->rows : NULL;
+    v.n_long = b->n_long;
+    v.n_short = b->n_short;
+    v.long_blocks = narrow_blocks(b->n_long, narrow_long_lanes);
+    const int64_t blocks = v.long_blocks + narrow_blocks(b->n_short, narrow_short_lanes);
+    rb_sr_n1_binned_kernel<T><<<(unsigned)(blocks > 0 ? blocks : 1), block_threads, 0, st>>>(p, v);
+    return cudaGetLastError();
+}
+
 /* EB + SR as segments (eb_sr_segments_kernel), slab by slab of columns:
  * the segments, then the fix-up of the rows that cross chunks. */
 template <typename T>
@@ -207,8 +226,14 @@ static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segment
         const int64_t short_threads = v.n_short * ((width + tile_w - 1) / tile_w) * G;
         v.long_blocks = (long_threads + block_threads - 1) / block_threads;
         const int64_t blocks = v.long_blocks + (short_threads + block_threads - 1) / block_threads;
-        eb_sr_segments_family<T> f = {p, v, (unsigned)(blocks > 0 ? blocks : 1), st};
-        with_wide_gv<T>(G, V, f);
+        if (p.n == 1) {
+            v.long_blocks = narrow_blocks(v.n_long, narrow_long_lanes);
+            const int64_t nb = v.long_blocks + narrow_blocks(v.n_short, narrow_short_lanes);
+            eb_sr_n1_segments_kernel<T><<<(unsigned)(nb > 0 ? nb : 1), block_threads, 0, st>>>(p, v);
+        } else {
+            eb_sr_segments_family<T> f = {p, v, (unsigned)(blocks > 0 ? blocks : 1), st};
+            with_wide_gv<T>(G, V, f);
+        }
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess)
             return e;
@@ -285,12 +310,14 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
         data && data->segs.n_long + data->segs.n_short > 0 ? &data->segs : NULL;
 
     if (s->mloop == LOOM_M_EB && sr && segs && pr->nnz > 0) {
-        /* The plan makes segments only where the wide walk applies. */
+        /* The plan makes segments only at N = 1 and where the wide walk applies. */
         const int G = sr_group(pr, V);
-        if (G < 4 || G * V < 16)
+        if (pr->n != 1 && (G < 4 || G * V < 16))
             return cudaErrorInvalidValue;
         return launch_segments<T>(p, segs, s->chunk, G, V, st);
     }
+    if (s->mloop == LOOM_M_RB && sr && bins && pr->n == 1 && pr->nnz > 0)
+        return launch_n1_binned<T>(p, bins, st);
 
     if (pr->nnz == 0 || (s->mloop == LOOM_M_EB && (!ebd || ebd->chunks == 0))) {
         dim3 grid = grid_for(p.m, 1, p.n, 1, s);

@@ -248,6 +248,69 @@ __global__ void __launch_bounds__(256, 3) rb_sr_binned_kernel(operands<T> p, row
 }
 
 /*
+ * The SR sum of non-zeros [b, e) at N = 1 by a group of G lanes: lane t
+ * loads pair t of each batch and its x element (G gathers in flight, the
+ * next batch's issued before this one is summed), then every lane runs the
+ * batch's fmas in order on the values passed round by shuffles.  acc is
+ * the same in every lane: fma(a[j], x[col[j]], acc) from +0 in storage
+ * order (reference/order_rb_sr.h row_sum_rb_sr).  Any layout: X(k, 0) is
+ * x[k * xrs].
+ */
+template <typename T, int G>
+__device__ __forceinline__ T narrow_sum(const operands<T> &p, int64_t b, int64_t e)
+{
+    typedef arith<T> A;
+    const int lane = threadIdx.x & (G - 1);
+    const unsigned mask = group_mask<G>();
+    T acc = T(0);
+    int32_t col;
+    T a;
+    load_pair(p, b + lane, e, col, a);
+    T xv = b + lane < e ? __ldg(p.x + (int64_t)col * p.xrs) : T(0);
+    for (int64_t base = b; base < e; base += G) {
+        const int cnt = (e - base) < G ? (int)(e - base) : G;
+        int32_t ncol;
+        T na;
+        load_pair(p, base + G + lane, e, ncol, na);
+        const T nx = base + G + lane < e ? __ldg(p.x + (int64_t)ncol * p.xrs) : T(0);
+#pragma unroll
+        for (int t = 0; t < G; t++) {
+            const T at = shfl<G>(mask, a, t), xt = shfl<G>(mask, xv, t);
+            if (t < cnt)
+                acc = A::fma(at, xt, acc);
+        }
+        a = na;
+        xv = nx;
+    }
+    return acc;
+}
+
+/* Lanes per group of the N = 1 walks: a long row (or piece) gets a warp,
+ * a short one a thread (measured: 8 lanes per short row lost up to 25% on
+ * meshes and road networks of 2-4 non-zeros per row). */
+static const int narrow_long_lanes = 32, narrow_short_lanes = 1;
+
+/* RB + SR at N = 1 with the plan's row bins: blocks [0, long_blocks) give
+ * each long row a warp, the rest give each short row a thread. */
+template <typename T>
+__global__ void __launch_bounds__(256) rb_sr_n1_binned_kernel(operands<T> p, row_bins_view bins)
+{
+    const bool is_long = (int64_t)blockIdx.x < bins.long_blocks;
+    const int G = is_long ? narrow_long_lanes : narrow_short_lanes;
+    const int64_t block = is_long ? blockIdx.x : blockIdx.x - bins.long_blocks;
+    const int64_t w = (block * blockDim.x + threadIdx.x) / G;
+    if (w >= (is_long ? bins.n_long : bins.n_short))
+        return; /* whole groups leave together */
+    const int64_t i = is_long ? w : bins.n_long + w;
+    const int64_t row = bins.rows ? __ldg(bins.rows + i) : i;
+    const int64_t b = __ldg(p.ro + row), e = __ldg(p.ro + row + 1);
+    const T acc = is_long ? narrow_sum<T, narrow_long_lanes>(p, b, e)
+                          : narrow_sum<T, narrow_short_lanes>(p, b, e);
+    if ((threadIdx.x & (G - 1)) == 0)
+        finish(p.alpha, acc, p.beta, p.y + row * p.yrs);
+}
+
+/*
  * RB + PR: a group of W lanes owns a row.  The row's t-th non-zero goes to
  * lane t mod W, each lane sums its share with fma from +0, then the halving
  * tree s = W/2 .. 1 (shuffle-down): part[l] = part[l] + part[l+s].
