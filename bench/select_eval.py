@@ -3,7 +3,8 @@
 it was not trained on.
 
     bench/select_eval.py --sweep 'sweep*.csv' --select 'select*.csv' \
-        [--folds 5] [--out bench/results/selection/openmp.md] [--rules-fit]
+        [--held-out 'heldout*.csv'] [--repeats repeats.csv] [--folds 5] \
+        [--out bench/results/selection/openmp.md]
 
 Inputs are loom-sweep's CSVs (every candidate timed on every matrix and N)
 and its --select-out CSVs (what the C selectors chose, and tune's cost).
@@ -15,6 +16,13 @@ fold.  Score of a choice = oracle time / chosen time (1 = the best design),
 averaged over every held-out (matrix, N).  tune needs no training: its
 recorded choices are scored on every matrix, and its cost is its planning
 time in units of the chosen design's SpMM time.
+
+CUDA (sweeps from bench/gpu_bench_sweep.py): the rules are not refitted
+(the refit emulates the CPU backends' rules); their score is that of the C
+rules' own choice as gpu_bench timed it (--select; its design is usually
+not a candidate, so its time comes from chosen_ms).  --repeats gives a
+second timing of some candidates' kernels, from which the table states
+the sweep's noise.
 """
 import argparse
 import csv
@@ -72,6 +80,10 @@ def best_fixed(times, keys):
     return max(cands, key=lambda c: sum(score(times, k, c) for k in keys))
 
 
+def geo(vals):
+    return math.exp(sum(math.log(max(v, 1e-9)) for v in vals) / len(vals)) if vals else float("nan")
+
+
 def summary(vals):
     if not vals:
         return "n/a"
@@ -92,11 +104,13 @@ def main():
     ap.add_argument("--min-leaf", type=int, default=5)
     ap.add_argument("--margin", type=float, default=0.1)
     ap.add_argument("--out")
+    ap.add_argument("--repeats", help="second timings of candidates: matrix,backend,dtype,N,strategy,ms")
     args = ap.parse_args()
     args.lightgbm = False
 
     rows = lt.read_sweeps(sorted(glob.glob(args.sweep)))
     backend = rows[0]["backend"]
+    cpu_rules = backend != "cuda"  # rules_choice emulates the CPU backends' rules
     times, feats = lt.problems(rows)
     rawf = {}
     feat_cost = {}
@@ -111,14 +125,18 @@ def main():
     fold_of = {m: i % args.folds for i, m in enumerate(order)}
 
     res = {"model (= auto)": [], "rules, refitted": [], "rules, papers' thresholds (before the refit)": [], "best fixed design": []}
+    if not cpu_rules:
+        del res["rules, refitted"], res["rules, papers' thresholds (before the refit)"]
+    ns_of = {name: [] for name in res}  # the N of each score, in the same order
     per_n = {}
     fixed_names, rule_fits = [], []
     for fold in range(args.folds):
         train = [k for k in times if fold_of[k[0]] != fold]
         test = [k for k in times if fold_of[k[0]] == fold]
         models = lt.fit(times, feats, train, args)
-        g = fit_rules(times, rawf, train)
-        rule_fits.append(g)
+        if cpu_rules:
+            g = fit_rules(times, rawf, train)
+            rule_fits.append(g)
         fixed = best_fixed(times, train)
         fixed_names.append(fixed)
         for k in test:
@@ -126,15 +144,19 @@ def main():
             s = score(times, k, choice)
             res["model (= auto)"].append(s)
             per_n.setdefault(k[3], []).append(s)
-            res["rules, refitted"].append(score(times, k, rules_choice(rawf[k], k[3], 0, *g)))
-            res["rules, papers' thresholds (before the refit)"].append(score(times, k, rules_choice(rawf[k], k[3], 0, 4, 1.0, 32.0)))
+            if cpu_rules:
+                res["rules, refitted"].append(score(times, k, rules_choice(rawf[k], k[3], 0, *g)))
+                res["rules, papers' thresholds (before the refit)"].append(score(times, k, rules_choice(rawf[k], k[3], 0, 4, 1.0, 32.0)))
             res["best fixed design"].append(score(times, k, fixed))
+            for name in res:
+                if len(ns_of[name]) < len(res[name]):
+                    ns_of[name].append(k[3])
 
     def by_strategy(key, strat):
         t = times.get(key, {}).get(strat)
         return min(times[key].values()) / t if t else 0.0
 
-    tune, tune_cost, c_rules = [], [], []
+    tune, tune_n, tune_cost, c_rules, c_rules_n = [], [], [], [], []
     held = {}
     held_cost = {}
     if args.held_out:
@@ -144,6 +166,7 @@ def main():
                     mat, be, dt, n, sel, strat, plan_ms, chosen_ms = r[:8]
                     key = (mat, be, dt, int(n))
                     held.setdefault(sel, []).append(by_strategy(key, strat))
+                    ns_of.setdefault("%s in C, held-out model, scored on the sweeps" % sel, []).append(int(n))
                     if float(chosen_ms) > 0:
                         held_cost.setdefault(sel, []).append(float(plan_ms) / float(chosen_ms))
     for sel, vals in held.items():
@@ -155,20 +178,30 @@ def main():
                 for r in csv.reader(f):
                     mat, be, dt, n, sel, strat, plan_ms, chosen_ms, best_ms, best_s = r
                     chosen_ms, best_ms = float(chosen_ms), float(best_ms)
-                    v = by_strategy((mat, be, dt, int(n)), strat)
+                    key = (mat, be, dt, int(n))
+                    if key not in times:
+                        continue
+                    v = by_strategy(key, strat)
+                    if strat not in times[key] and chosen_ms > 0:
+                        v = min(times[key].values()) / chosen_ms  # timed, not a candidate
                     if sel == "tune":
                         tune.append(v)
+                        tune_n.append(int(n))
                         tune_cost.append(float(plan_ms) / chosen_ms)
                     elif sel == "rules":
                         c_rules.append(v)
+                        c_rules_n.append(int(n))
     if tune:
         res["tune in C without a model, scored on the sweeps"] = tune
+        ns_of["tune in C without a model, scored on the sweeps"] = tune_n
     if c_rules:
         res["rules in C (all matrices)"] = c_rules
+        ns_of["rules in C (all matrices)"] = c_rules_n
 
-    # Feature extraction against one SpMM of the fastest design, per problem.
-    fc = [feat_cost[k[0]] / min(times[k].values()) for k in times]
-    fc1 = [feat_cost[k[0]] / min(times[k].values()) for k in times if k[3] == 1]
+    # Feature extraction against one SpMM of the fastest design, per problem
+    # (not timed by gpu_bench: features_ms -1).
+    fc = [feat_cost[k[0]] / min(times[k].values()) for k in times if feat_cost[k[0]] >= 0]
+    fc1 = [feat_cost[k[0]] / min(times[k].values()) for k in times if k[3] == 1 and feat_cost[k[0]] >= 0]
 
     out = []
     out.append("# Selection on backend %s: held-out fraction of the oracle\n" % backend)
@@ -178,21 +211,51 @@ def main():
                   args.folds))
     out.append("Times are geometric means over the sweeps given (%d files); the oracle is the best "
                "candidate by those times.\n" % len(glob.glob(args.sweep)))
-    out.append("| selector | mean | geo-mean | worst | problems >= 95% |")
-    out.append("|---|---|---|---|---|")
+    out.append("| selector | mean | geo-mean | worst | problems >= 95% | geo-mean, N <= 256 |")
+    out.append("|---|---|---|---|---|---|")
     for name, vals in res.items():
-        out.append("| %s | %s |" % (name, summary(vals)))
+        small = [v for v, n in zip(vals, ns_of.get(name, [])) if n <= 256]
+        out.append("| %s | %s | %.3f |" % (name, summary(vals), geo(small)))
     out.append("\nModel (= auto, since a model exists) by N, held out:\n")
     out.append("| N | mean | geo-mean | worst | >= 95% |")
     out.append("|---|---|---|---|---|")
     for n in sorted(per_n):
         out.append("| %d | %s |" % (n, summary(per_n[n])))
+    by_n = [name for name in res if len(ns_of.get(name, [])) == len(res[name])]
+    out.append("\nGeometric means by N:\n")
+    out.append("| N | " + " | ".join(by_n) + " |")
+    out.append("|---|" + "---|" * len(by_n))
+    for n in sorted(per_n):
+        out.append("| %d | %s |" % (n, " | ".join(
+            "%.3f" % geo([v for v, m in zip(res[name], ns_of[name]) if m == n]) for name in by_n)))
     out.append("\nBest fixed design per fold: %s" % ", ".join(fixed_names))
-    out.append("Refitted rule thresholds per fold (PR_MAX_N, EB_MIN_CV, EB_MIN_MAX_OVER_MEAN): %s"
-               % ", ".join("(%g, %g, %g)" % g for g in rule_fits))
-    g_all = fit_rules(times, rawf, list(times))
-    out.append("Thresholds refitted on all matrices: PR_MAX_N %g, EB_MIN_CV %g, EB_MIN_MAX_OVER_MEAN %g"
-               % g_all)
+    if cpu_rules:
+        out.append("Refitted rule thresholds per fold (PR_MAX_N, EB_MIN_CV, EB_MIN_MAX_OVER_MEAN): %s"
+                   % ", ".join("(%g, %g, %g)" % g for g in rule_fits))
+        g_all = fit_rules(times, rawf, list(times))
+        out.append("Thresholds refitted on all matrices: PR_MAX_N %g, EB_MIN_CV %g, EB_MIN_MAX_OVER_MEAN %g"
+                   % g_all)
+    if args.repeats:
+        ratio, perfect = [], []
+        with lt.open_text(args.repeats) as f:
+            for r in csv.DictReader(f):
+                key = (r["matrix"], r["backend"], r["dtype"], int(r["N"]))
+                t = times.get(key, {}).get(r["strategy"])
+                if not t:
+                    continue
+                ratio.append(float(r["ms"]) / t)
+                if t == min(times[key].values()):
+                    perfect.append(t / float(r["ms"]))
+        dev = sorted(abs(math.log(x)) for x in ratio)
+        out.append("\nNoise: %d candidates timed twice (same kernel; --repeats).  Second / first "
+                   "time: geo-mean %.3f, median |difference| %.1f%%, 90th percentile %.1f%%, "
+                   "largest %.1f%%.  Where the twice-timed candidate is the oracle (%d problems), "
+                   "the oracle's own second timing scores geo-mean %.3f, worst %.3f: what a "
+                   "perfect selector would show against this single-timing oracle."
+                   % (len(ratio), geo(ratio), 100 * (math.exp(dev[len(dev) // 2]) - 1),
+                      100 * (math.exp(dev[int(0.9 * (len(dev) - 1))]) - 1),
+                      100 * (math.exp(dev[-1]) - 1), len(perfect), geo(perfect),
+                      min(perfect) if perfect else float("nan")))
     for sel, c in held_cost.items():
         out.append("Plan cost of %s with the held-out model (plan time / SpMM time of its choice): "
                    "mean %.1f, median %.1f, max %.1f" % (sel, sum(c) / len(c), statistics.median(c), max(c)))
@@ -200,9 +263,10 @@ def main():
         out.append("\nTune cost (plan time / chosen design's SpMM time): mean %.1f, median %.1f, max %.1f "
                    "SpMM runs (no model: 1 warm-up + 12 candidates + 3 finalists x 4 = 25 runs)"
                    % (sum(tune_cost) / len(tune_cost), statistics.median(tune_cost), max(tune_cost)))
-    out.append("Feature extraction (loom_csr_features) / fastest SpMM: median %.3f, max %.3f over all "
-               "problems; at N = 1: median %.3f, max %.3f" % (statistics.median(fc), max(fc),
-                                                              statistics.median(fc1), max(fc1)))
+    if fc and fc1:
+        out.append("Feature extraction (loom_csr_features) / fastest SpMM: median %.3f, max %.3f over all "
+                   "problems; at N = 1: median %.3f, max %.3f" % (statistics.median(fc), max(fc),
+                                                                  statistics.median(fc1), max(fc1)))
     text = "\n".join(out) + "\n"
     print(text)
     if args.out:

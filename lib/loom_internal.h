@@ -43,6 +43,7 @@ struct loom_csr {
 };
 
 typedef struct loom_backend loom_backend;
+struct loom__device_info; /* lib/select.h */
 
 struct loom_plan {
     uint64_t magic;
@@ -89,6 +90,10 @@ struct loom_backend {
                             loom_memory src_memory, size_t bytes);
     /* Human-readable hardware summary for `loom info --hardware`; may be NULL. */
     loom_status (*describe_hardware)(char *buf, size_t len);
+    /* The accelerator's properties that selection reads (SMs, L2, memory
+     * bandwidth; lib/select.h): sets those fields of *dev and leaves the
+     * rest.  NULL for host backends (their plans see the CPU's). */
+    loom_status (*device_info)(struct loom__device_info *dev);
 };
 
 LOOM_INTERNAL const loom_backend *loom__backend(loom_backend_id id);

@@ -78,14 +78,21 @@ static loom_status choose_backend(const loom_context *ctx, const loom_csr *A,
     return LOOM_SUCCESS;
 }
 
-/* What selection knows of the machine the plan runs on.  GPU properties
- * (SMs, L2, bandwidth) wait for a backend slot that reports them; until
- * then a CUDA plan sees zeros there. */
+/* What selection knows of the machine the plan runs on: the host CPU, and
+ * for a backend with a device_info slot (CUDA) the accelerator's SMs, L2
+ * and memory bandwidth; x_over_llc and y_over_llc are then relative to the
+ * GPU's L2 (loom__feature_vector).  Should the device not answer, those
+ * stay 0 and the plan is selected as if on the host's caches. */
 static void plan_device_info(const loom_plan *p, loom__device_info *dev)
 {
     loom__cpu_info(p->ctx.threads, dev);
     if (p->backend->id == LOOM_BACKEND_REFERENCE)
         dev->threads = 1;
+    if (p->backend->device_info && p->backend->device_info(dev) != LOOM_SUCCESS) {
+        dev->sms = 0;
+        dev->gpu_l2_kb = dev->mem_bw_gbs = 0;
+        loom__clear_error();
+    }
     if (p->backend->id == LOOM_BACKEND_CUDA)
         snprintf(dev->id, sizeof dev->id, "cuda:%s", "device0");
 }
@@ -121,14 +128,23 @@ static loom_status choose_strategy(loom_plan *p, const loom_plan_options *opts, 
         return loom__select_tune(p, &dev, why, len);
     case LOOM_SELECT_AUTO: {
         plan_device_info(p, &dev);
-        char model_why[1024];
+        char model_why[1280];
         if (loom__select_model(p, &dev, model_why, sizeof model_why) == LOOM_SUCCESS) {
             snprintf(why, len, "auto: %s", model_why);
             return LOOM_SUCCESS;
         }
+        /* Say why: no model, or a model whose candidates this backend
+         * rejects for this plan (loom__select_model skips those). */
+        char prefix[400];
+        const loom__model *m = loom__model_acquire(p->backend->id, NULL, 0);
+        if (m)
+            snprintf(prefix, sizeof prefix, "auto: the model cannot choose (%.300s), so the rules decide; ",
+                     loom_last_error());
+        else
+            snprintf(prefix, sizeof prefix, "auto: no trained model for this backend, so the rules decide; ");
+        loom__model_release(m);
         loom__clear_error();
-        return choose_rules(p, "auto: no trained model for this backend, so the rules decide; ",
-                            why, len);
+        return choose_rules(p, prefix, why, len);
     }
     }
     return loom__error(LOOM_ERR_INVALID_ARGUMENT, "plan options: selector %d is not known",

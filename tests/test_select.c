@@ -217,6 +217,22 @@ static void test_model_found_in_model_dir(void **state)
     loom_csr_destroy(&A);
 }
 
+/* The models shipped in data/models/ parse, for the backend they name. */
+static void test_shipped_models_load(void **state)
+{
+    (void)state;
+    static const loom_backend_id shipped[] = {LOOM_BACKEND_OPENMP, LOOM_BACKEND_CUDA};
+    for (size_t i = 0; i < sizeof shipped / sizeof shipped[0]; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/data/models/%s.model", LOOM_SRCDIR,
+                 loom_backend_name(shipped[i]));
+        loom_status st = loom_model_load(shipped[i], path);
+        if (st != LOOM_SUCCESS)
+            fail_msg("%s: %s", path, loom_last_error());
+        assert_int_equal(loom_model_load(shipped[i], NULL), LOOM_SUCCESS);
+    }
+}
+
 static const struct {
     const char *text, *needle;
 } malformed[] = {
@@ -385,6 +401,7 @@ int main(void)
         cmocka_unit_test(test_model_default_design),
         cmocka_unit_test(test_model_found_in_model_dir),
         cmocka_unit_test(test_model_malformed),
+        cmocka_unit_test(test_shipped_models_load),
         cmocka_unit_test(test_tune_cache_round_trip),
         cmocka_unit_test(test_tune_cache_corrupted),
         cmocka_unit_test(test_rules_on_synthetic_matrices),

@@ -9,6 +9,7 @@
 #include "cuda_kernels.h"
 #include "cuda_status.h"
 #include "cuda_tc.h"
+#include "select.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -127,6 +128,48 @@ static loom_status cuda_describe_hardware(char *buf, size_t len)
     return LOOM_SUCCESS;
 }
 
+/* What selection reads of the device (loom__feature_vector's sms,
+ * gpu_l2_kb and mem_bw_gbs): the current device's, asked once per process.
+ * The bandwidth is the peak the attributes give (0 where the runtime no
+ * longer reports the memory clock), as in cuda_describe_hardware. */
+static pthread_once_t info_once = PTHREAD_ONCE_INIT;
+static cudaError_t info_error;
+static int info_sms;
+static double info_l2_kb, info_bw_gbs;
+
+static void info_measure(void)
+{
+    int dev = 0, sms = 0, l2 = 0, clock_khz = 0, bus_bits = 0;
+    info_error = cudaGetDevice(&dev);
+    if (info_error == cudaSuccess)
+        info_error = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (info_error == cudaSuccess)
+        info_error = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev);
+    if (info_error == cudaSuccess &&
+        (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, dev) != cudaSuccess ||
+         cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev) != cudaSuccess))
+        clock_khz = bus_bits = 0;
+    cudaGetLastError();
+    info_sms = sms;
+    info_l2_kb = l2 / 1024.0;
+    info_bw_gbs = 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+}
+
+static loom_status cuda_device_info(loom__device_info *dev)
+{
+    loom_status st = cuda_probe();
+    if (st != LOOM_SUCCESS)
+        return st;
+    pthread_once(&info_once, info_measure);
+    if (info_error != cudaSuccess)
+        return loom__error(LOOM_ERR_DEVICE, "cuda: reading the device's properties: %s (%s)",
+                           cudaGetErrorString(info_error), cudaGetErrorName(info_error));
+    dev->sms = info_sms;
+    dev->gpu_l2_kb = info_l2_kb;
+    dev->mem_bw_gbs = info_bw_gbs;
+    return LOOM_SUCCESS;
+}
+
 /* The widest vector (1, 2 or 4 elements) that every row of X starts on. */
 static int x_vector_width(const loom_dense *X)
 {
@@ -182,4 +225,5 @@ LOOM_INTERNAL const loom_backend loom__cuda_backend = {
     .mem_free = cuda_mem_free,
     .mem_copy = cuda_mem_copy,
     .describe_hardware = cuda_describe_hardware,
+    .device_info = cuda_device_info,
 };
