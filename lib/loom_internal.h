@@ -94,7 +94,16 @@ struct loom_backend {
      * bandwidth; lib/select.h): sets those fields of *dev and leaves the
      * rest.  NULL for host backends (their plans see the CPU's). */
     loom_status (*device_info)(struct loom__device_info *dev);
+    /* Runs the prepared plan `runs` times back to back (alpha 1, beta 0)
+     * and stores each run's time in ms[] by the device's own clock (CUDA
+     * events), without the host's launch and synchronisation overheads in
+     * between.  runs <= LOOM__TIME_RUNS_MAX.  NULL for host backends:
+     * selection then times each run with the host clock. */
+    loom_status (*time_spmm)(loom_plan *plan, const loom_dense *X, loom_dense *Y, int runs,
+                             double *ms);
 };
+
+#define LOOM__TIME_RUNS_MAX 16
 
 LOOM_INTERNAL const loom_backend *loom__backend(loom_backend_id id);
 LOOM_INTERNAL const loom_backend *loom__device_backend(void);

@@ -72,12 +72,14 @@ static const char *const cpu_candidates[] = {
     "rb-rm-pr:lanes=4", "rb-rm-pr:lanes=16", "eb-rm-sr:chunk=2048", "eb-rm-pr:chunk=2048,lanes=8",
 };
 
-/* GPU: lanes are sub-warps (GE-SpMM), from 4 threads to a whole warp. */
+/* GPU: the designs that won most often on the H200 sweep
+ * (bench/results/selection/), with the speed-only options that made them
+ * win (vdl, csc, coarsen); lanes are sub-warps up to a whole warp. */
 static const char *const gpu_candidates[] = {
-    "rb-rm-sr", "rb-rm-pr:lanes=8", "rb-cm-sr", "rb-cm-pr:lanes=8",
-    "eb-rm-sr:chunk=256", "eb-rm-pr:chunk=256,lanes=8", "eb-cm-sr:chunk=256",
-    "eb-cm-pr:chunk=256,lanes=8",
-    "rb-rm-pr:lanes=4", "rb-rm-pr:lanes=32", "eb-rm-sr:chunk=32", "eb-rm-pr:chunk=1024,lanes=32",
+    "rb-rm-sr:vdl,csc", "rb-rm-pr:lanes=32,vdl", "eb-rm-sr:chunk=32,vdl,csc",
+    "eb-rm-sr:chunk=128,vdl,csc", "rb-rm-sr:coarsen=2,csc", "rb-rm-pr:lanes=16,vdl",
+    "rb-rm-pr:lanes=4,vdl", "rb-cm-pr:lanes=8,vdl", "eb-rm-pr:chunk=128,lanes=32,vdl",
+    "eb-rm-pr:chunk=256,lanes=32,vdl", "rb-cm-sr:vdl,csc", "eb-rm-sr:chunk=256,vdl,csc",
 };
 
 int loom__candidate_names(loom_backend_id backend, const char *const **names)

@@ -4,15 +4,17 @@
  * keyed by the matrix's structure, N, layouts, dtype, backend, threads and
  * device, so the next plan for the same problem costs one file read.
  *
- * Cost bound: one warm-up run, one run of each candidate, then four more
- * runs of each of the best three: 1 + C + 12 runs, plus each candidate's
- * preprocessing.  C is the backend's candidate list (12: 25 runs), or,
- * when the backend has a model, the model's TOP_BY_MODEL best (19 runs):
- * the model keeps the slow candidates, which dominate the cost, away.
- * The plan's explanation reports the cost.
+ * Cost bound: each candidate runs twice (a clearly slow one once), then
+ * the FINALISTS best run FINAL_ROUNDS more times: at most 2C + 12 runs,
+ * plus each candidate's preprocessing.  C is the model's TOP_BY_MODEL best
+ * when the backend has a model (24 runs): the model keeps the slow
+ * candidates, which dominate the cost, away; else the backend's list (12
+ * for OpenMP: 36 runs).  A candidate's time is the fastest of its runs, each timed by
+ * the device's own clock where the backend has one (time_spmm).  The
+ * plan's explanation reports the cost in runs of the winner.
  *
  * The cache is a text file, one entry a line (loom_tune_cache_path(3)):
- *   FINGERPRINT BACKEND DTYPE N XLAYOUT,YLAYOUT THREADS DEVICE STRATEGY MEDIAN_MS RUNS
+ *   FINGERPRINT BACKEND DTYPE N XLAYOUT,YLAYOUT THREADS DEVICE STRATEGY BEST_MS RUNS
  * '#' starts a comment; a malformed line is skipped, never fatal; a later
  * line for the same key wins.
  */
@@ -22,6 +24,7 @@
 #include "select_plan.h"
 
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +34,8 @@
 #include <unistd.h>
 
 #define FINALISTS 3
-#define FINAL_RUNS 4 /* more runs of each finalist, after its first */
+#define PRUNE 2.0      /* a first run this many times the best so far: no second */
+#define FINAL_ROUNDS 4 /* interleaved rounds over the finalists, one run each */
 #define TOP_BY_MODEL 6
 #define MAX_CANDIDATES 32
 
@@ -180,7 +184,7 @@ static void cache_append(const char *path, const char *key, const loom_strategy 
     if (fresh)
         fprintf(f, "# loom tune cache (loom_tune_cache_path(3)); delete freely.\n"
                    "# FINGERPRINT BACKEND DTYPE N XLAYOUT,YLAYOUT THREADS DEVICE STRATEGY "
-                   "MEDIAN_MS RUNS\n");
+                   "BEST_MS RUNS\n");
     fprintf(f, "%s %s %.6g %d\n", key, name, ms, runs);
     fclose(f);
 }
@@ -278,45 +282,141 @@ static void trial_release(loom_plan *t)
     t->chunk_first_row = NULL;
 }
 
-/* One timed run; device runs end with a one-element copy back, which
- * waits for the kernel on the default stream. */
-static loom_status timed_run(loom_plan *t, scratch *s, double *ms)
+/* `runs` timed executions of a prepared trial plan, one time per run in
+ * ms[]: by the backend's own clock where it has one (device events), else
+ * by the host clock around each run; a device run without a clock of its
+ * own ends with a one-element copy back, which waits for the kernel. */
+static loom_status time_runs(loom_plan *t, scratch *s, int runs, double *ms)
 {
-    double t0 = now_ms();
-    loom_status st = t->backend->spmm(t, 1.0, &s->X, 0.0, &s->Y);
-    if (st == LOOM_SUCCESS && s->mem) {
-        char one[8];
-        st = s->mem->mem_copy(one, LOOM_MEMORY_HOST, s->Y.data, LOOM_MEMORY_DEVICE,
-                              loom_dtype_size(t->dtype));
+    if (t->backend->time_spmm)
+        return t->backend->time_spmm(t, &s->X, &s->Y, runs, ms);
+    for (int i = 0; i < runs; i++) {
+        double t0 = now_ms();
+        loom_status st = t->backend->spmm(t, 1.0, &s->X, 0.0, &s->Y);
+        if (st == LOOM_SUCCESS && s->mem) {
+            char one[8];
+            st = s->mem->mem_copy(one, LOOM_MEMORY_HOST, s->Y.data, LOOM_MEMORY_DEVICE,
+                                  loom_dtype_size(t->dtype));
+        }
+        if (st != LOOM_SUCCESS)
+            return st;
+        ms[i] = now_ms() - t0;
     }
-    *ms = now_ms() - t0;
-    return st;
+    return LOOM_SUCCESS;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
+/* One candidate: its prepared plan while it is a finalist, and the fastest
+ * of its timed runs.  The minimum, not the median: interference (another
+ * process, a preempted thread, a clock tick) only ever adds time, so the
+ * fastest run is the best estimate of the kernel's own time. */
 typedef struct trial {
     loom_strategy s;
-    double times[1 + FINAL_RUNS];
+    loom_plan plan;
+    bool live; /* plan prepared, not yet released */
+    double best;
     int runs;
-    double median;
 } trial;
 
-static double trial_median(trial *t)
+static void trial_drop(trial *t)
 {
-    double v[1 + FINAL_RUNS];
-    memcpy(v, t->times, sizeof v);
-    qsort(v, (size_t)t->runs, sizeof v[0], cmp_double);
-    return t->runs % 2 ? v[t->runs / 2] : 0.5 * (v[t->runs / 2 - 1] + v[t->runs / 2]);
+    if (t->live)
+        trial_release(&t->plan);
+    t->live = false;
+}
+
+/* Time `runs` runs of t and keep the fastest. */
+static loom_status trial_time(trial *t, scratch *sc, int runs, int *total)
+{
+    double ms[LOOM__TIME_RUNS_MAX];
+    loom_status st = time_runs(&t->plan, sc, runs, ms);
+    for (int i = 0; i < runs && st == LOOM_SUCCESS; i++, t->runs++, (*total)++)
+        if (ms[i] < t->best)
+            t->best = ms[i];
+    return st;
 }
 
 static int cmp_trial(const void *a, const void *b)
 {
-    return cmp_double(&((const trial *)a)->median, &((const trial *)b)->median);
+    double x = ((const trial *)a)->best, y = ((const trial *)b)->best;
+    return (x > y) - (x < y);
+}
+
+/* Index of the slowest live trial among t[0..n), or -1. */
+static int slowest_live(const trial *t, int n)
+{
+    int w = -1;
+    for (int i = 0; i < n; i++)
+        if (t[i].live && (w < 0 || t[i].best > t[w].best))
+            w = i;
+    return w;
+}
+
+/*
+ * Time the candidates; t[0] is the winner on return.
+ * Round 1: each candidate is prepared and timed twice (on the host clock
+ * once when its first run is over PRUNE times the best so far); only the
+ * FINALISTS fastest so far stay prepared.  Round 2: FINAL_ROUNDS more runs
+ * of each finalist, on the host clock in rounds of one run each,
+ * interleaved so that a slow moment of the machine falls on all of them
+ * alike.
+ */
+static loom_status tune_run(loom_plan *p, const loom_strategy *cand, int c, trial *t, int *count,
+                            int *runs, double *setup_ms)
+{
+    scratch sc;
+    loom_status st = scratch_alloc(p, &sc);
+    int n = 0, live = 0;
+    double fastest = HUGE_VAL;
+    *runs = 0;
+    for (int i = 0; i < c && n < MAX_CANDIDATES && st == LOOM_SUCCESS; i++) {
+        trial *x = &t[n];
+        *x = (trial){.s = cand[i], .best = HUGE_VAL};
+        double t0 = now_ms();
+        loom_status prep = trial_prepare(p, &x->s, &x->plan);
+        if (i == 0)
+            *setup_ms = now_ms() - t0;
+        if (prep != LOOM_SUCCESS) {
+            trial_release(&x->plan); /* not supported here: not a candidate */
+            loom__clear_error();
+            continue;
+        }
+        x->live = true;
+        /* The first run pays for first touches and the kernel's lazy
+         * loading; it still counts, as the minimum discards it when a
+         * later run is faster.  A candidate already twice as slow as the
+         * best so far gets no second run. */
+        if (p->backend->time_spmm) { /* one wait for both runs */
+            st = trial_time(x, &sc, 2, runs);
+        } else {
+            st = trial_time(x, &sc, 1, runs);
+            if (st == LOOM_SUCCESS && !(n > 0 && x->best > PRUNE * fastest))
+                st = trial_time(x, &sc, 1, runs);
+        }
+        if (x->best < fastest)
+            fastest = x->best;
+        n++;
+        if (++live > FINALISTS) {
+            trial_drop(&t[slowest_live(t, n)]);
+            live--;
+        }
+    }
+    if (st == LOOM_SUCCESS && n == 0)
+        st = loom__error(LOOM_ERR_NOT_SUPPORTED, "tune: backend %s runs none of the candidates",
+                         p->backend->name);
+    /* The host clock is at the mercy of other processes: interleave.  A
+     * device clock is not, and each call waits once: batch. */
+    const int rounds = p->backend->time_spmm ? 1 : FINAL_ROUNDS;
+    for (int r = 0; r < rounds && st == LOOM_SUCCESS; r++)
+        for (int i = 0; i < n && st == LOOM_SUCCESS; i++)
+            if (t[i].live)
+                st = trial_time(&t[i], &sc, FINAL_ROUNDS / rounds, runs);
+    for (int i = 0; i < n; i++)
+        trial_drop(&t[i]);
+    if (st == LOOM_SUCCESS)
+        qsort(t, (size_t)n, sizeof *t, cmp_trial);
+    scratch_free(&sc);
+    *count = n;
+    return st;
 }
 
 /* The candidates to time, best first by the backend's model when it has
@@ -359,60 +459,6 @@ static int tune_candidates(const loom_plan *p, const loom__device_info *dev, loo
     return n;
 }
 
-/* Time the candidates; t[0] is the winner on return. */
-static loom_status tune_run(loom_plan *p, const loom_strategy *cand, int c, trial *t, int *count,
-                            int *runs, double *setup_ms)
-{
-    scratch sc;
-    loom_status st = scratch_alloc(p, &sc);
-    if (st != LOOM_SUCCESS) {
-        scratch_free(&sc);
-        return st;
-    }
-    int n = 0;
-    *runs = 0;
-    for (int i = 0; i < c && n < MAX_CANDIDATES; i++) {
-        loom_plan trial_plan;
-        loom_strategy s = cand[i];
-        double t0 = now_ms();
-        loom_status prep = trial_prepare(p, &s, &trial_plan);
-        if (*runs == 0)
-            *setup_ms = now_ms() - t0;
-        if (prep != LOOM_SUCCESS) {
-            trial_release(&trial_plan); /* not supported here: not a candidate */
-            continue;
-        }
-        double ms;
-        if (*runs == 0) /* warm-up: first touch of A, X and Y */
-            st = timed_run(&trial_plan, &sc, &ms), (*runs)++;
-        if (st == LOOM_SUCCESS)
-            st = timed_run(&trial_plan, &sc, &ms), (*runs)++;
-        trial_release(&trial_plan);
-        if (st != LOOM_SUCCESS)
-            break;
-        t[n] = (trial){.s = s, .times = {ms}, .runs = 1, .median = ms};
-        n++;
-    }
-    if (st == LOOM_SUCCESS && n == 0)
-        st = loom__error(LOOM_ERR_NOT_SUPPORTED, "tune: backend %s runs none of the candidates",
-                         p->backend->name);
-    if (st == LOOM_SUCCESS) {
-        qsort(t, (size_t)n, sizeof *t, cmp_trial);
-        for (int f = 0; f < n && f < FINALISTS && st == LOOM_SUCCESS; f++) {
-            loom_plan trial_plan;
-            st = trial_prepare(p, &t[f].s, &trial_plan);
-            for (int r = 0; r < FINAL_RUNS && st == LOOM_SUCCESS; r++, (*runs)++)
-                st = timed_run(&trial_plan, &sc, &t[f].times[t[f].runs++]);
-            trial_release(&trial_plan);
-            t[f].median = trial_median(&t[f]);
-        }
-        qsort(t, (size_t)(n < FINALISTS ? n : FINALISTS), sizeof *t, cmp_trial);
-    }
-    scratch_free(&sc);
-    *count = n;
-    return st;
-}
-
 loom_status loom__select_tune(loom_plan *p, const loom__device_info *dev, char *why, size_t len)
 {
     if (p->dtype != LOOM_F32 && p->dtype != LOOM_F64)
@@ -449,16 +495,17 @@ loom_status loom__select_tune(loom_plan *p, const loom__device_info *dev, char *
     p->strategy = t[0].s;
     double total = now_ms() - t0;
     if (have_path)
-        cache_append(path, key, &t[0].s, t[0].median, runs);
+        cache_append(path, key, &t[0].s, t[0].best, runs);
     char second[128] = "none";
     if (count > 1)
         loom_strategy_format(&t[1].s, second, sizeof second);
     snprintf(why, len,
-             "tune: timed %d candidates (%s) on this input, %d SpMM runs in %.4g ms, of which "
-             "%.3g ms the first candidate's preparation (= %.1f runs of the winner, median %.4g ms, "
-             "without it); runner-up %s at %.4g ms; saved to %s",
-             count, by_model ? "the model's best" : "the backend's list", runs, total, setup_ms,
-             t[0].median > 0 ? (total - setup_ms) / t[0].median : 0.0, t[0].median, second,
-             count > 1 ? t[1].median : 0.0, have_path ? path : "(no cache path)");
+             "tune: timed %d candidates (%s) on this input, %d SpMM runs, %s clock; best %.4g ms, "
+             "runner-up %s at %.4g ms; tuning took %.4g ms = %.1f runs of the winner (the first "
+             "candidate's preparation %.3g ms of it); saved to %s",
+             count, by_model ? "the model's best" : "the backend's list", runs,
+             p->backend->time_spmm ? "the device's" : "the host's", t[0].best, second,
+             count > 1 ? t[1].best : 0.0, total, t[0].best > 0 ? total / t[0].best : 0.0,
+             setup_ms, have_path ? path : "(no cache path)");
     return LOOM_SUCCESS;
 }

@@ -212,6 +212,44 @@ static loom_status cuda_spmm(loom_plan *plan, double alpha, const loom_dense *X,
     return loomcu_status(err, "launching the SpMM kernels");
 }
 
+/* time_spmm: events around each of `runs` launches on the plan's stream,
+ * so tune compares kernels, not the host's launch and copy latencies (a
+ * synchronising copy after each run costs more than a small SpMM). */
+static loom_status cuda_time_spmm(loom_plan *plan, const loom_dense *X, loom_dense *Y, int runs,
+                                  double *ms)
+{
+    if (runs < 1 || runs > LOOM__TIME_RUNS_MAX)
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT, "cuda: time_spmm: runs %d is not in 1..%d",
+                           runs, LOOM__TIME_RUNS_MAX);
+    cudaStream_t stream = (cudaStream_t)plan->ctx.stream;
+    cudaEvent_t ev[LOOM__TIME_RUNS_MAX + 1];
+    int made = 0;
+    cudaError_t err = cudaSuccess;
+    while (made <= runs && err == cudaSuccess) {
+        err = cudaEventCreate(&ev[made]);
+        if (err == cudaSuccess)
+            made++;
+    }
+    loom_status st = loomcu_status(err, "creating timing events");
+    if (st == LOOM_SUCCESS)
+        st = loomcu_status(cudaEventRecord(ev[0], stream), "recording a timing event");
+    for (int i = 0; i < runs && st == LOOM_SUCCESS; i++) {
+        st = cuda_spmm(plan, 1.0, X, 0.0, Y);
+        if (st == LOOM_SUCCESS)
+            st = loomcu_status(cudaEventRecord(ev[i + 1], stream), "recording a timing event");
+    }
+    if (st == LOOM_SUCCESS)
+        st = loomcu_status(cudaEventSynchronize(ev[runs]), "waiting for the timed runs");
+    for (int i = 0; i < runs && st == LOOM_SUCCESS; i++) {
+        float f = 0;
+        st = loomcu_status(cudaEventElapsedTime(&f, ev[i], ev[i + 1]), "reading a timing event");
+        ms[i] = f;
+    }
+    for (int i = 0; i < made; i++)
+        cudaEventDestroy(ev[i]);
+    return st;
+}
+
 LOOM_INTERNAL const loom_backend loom__cuda_backend = {
     .id = LOOM_BACKEND_CUDA,
     .name = "cuda",
@@ -226,4 +264,5 @@ LOOM_INTERNAL const loom_backend loom__cuda_backend = {
     .mem_copy = cuda_mem_copy,
     .describe_hardware = cuda_describe_hardware,
     .device_info = cuda_device_info,
+    .time_spmm = cuda_time_spmm,
 };
