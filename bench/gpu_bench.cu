@@ -13,6 +13,13 @@
  * CSV (best loom vs best cuSPARSE per matrix, N and dtype) and the
  * geometric means on stdout.
  *
+ * Beside the candidates, loom's selectors plan each problem and their
+ * choice is timed the same way: rows "rules=S", "auto=S" (the default
+ * options: the installed model) and "tune=S" (the tune cache is pointed at
+ * a scratch file and cleared first, so tune measures), with the plan's
+ * creation time in plan_us; and one "features" row per matrix with the
+ * time of loom_csr_features on the host (the selection's input).
+ *
  * Usage: gpu_bench [--data DIR] [--rmat LIST] [--n LIST] [--dtypes f32,f64]
  *                  [--max-n-large N] [--out PREFIX] [--limit K] [--budget-ms MS]
  *                  [--only NAME,NAME..]  (real matrices whose file name holds one)
@@ -31,6 +38,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <dirent.h>
 #include <string>
 #include <vector>
@@ -180,6 +188,14 @@ struct timer {
 };
 
 /* Median microseconds of fn() after warm-up; runs for about budget_ms. */
+/* Host wall clock in microseconds (plan creation, feature extraction). */
+static double host_us()
+{
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
+}
+
 template <typename F>
 static double time_median(F fn, double budget_ms)
 {
@@ -380,7 +396,7 @@ static double geo(const std::vector<double> &v)
 }
 
 struct totals {
-    std::vector<double> f32_all, f32_small, f64_all;
+    std::vector<double> f32_all, f32_small, f64_all, f32_auto;
     double f32_min = 1e30;
     std::string f32_min_at;
     std::vector<std::string> large_n1;
@@ -428,47 +444,70 @@ static void bench_matrix(loom_context *ctx, const std::string &name, loom_csr *A
         double bytes = (m + 1) * 8.0 + nnz * (4.0 + es) + (double)k * n * es + (double)m * n * es;
         double floor_us = bytes / bw * 1e6;
         double flops = 2.0 * nnz * n;
-        auto emit = [&](const char *impl, const std::string &cfg, double us) {
-            fprintf(out.all, "%s,%lld,%lld,%lld,%s,%d,%s,\"%s\",%.3f,%.2f,%.3f,%.1f\n", name.c_str(),
-                    (long long)m, (long long)k, (long long)nnz, loom_dtype_name(dtype), n, impl,
-                    cfg.c_str(), us, us > 0 ? flops / us * 1e-3 : 0.0, floor_us,
-                    us > 0 ? 100.0 * floor_us / us : 0.0);
+        auto emit = [&](const char *impl, const std::string &cfg, double us, double plan_us = -1) {
+            fprintf(out.all, "%s,%lld,%lld,%lld,%s,%d,%s,\"%s\",%.3f,%.2f,%.3f,%.1f,%.1f\n",
+                    name.c_str(), (long long)m, (long long)k, (long long)nnz,
+                    loom_dtype_name(dtype), n, impl, cfg.c_str(), us,
+                    us > 0 ? flops / us * 1e-3 : 0.0, floor_us, us > 0 ? 100.0 * floor_us / us : 0.0,
+                    plan_us);
         };
+        if (n == o.ns.front()) { /* the selection's input, once per matrix */
+            loom_features f;
+            double t0 = host_us();
+            LM(loom_csr_features(Ah, &f));
+            emit("features", "loom_csr_features", host_us() - t0);
+        }
 
         loom_dense X, Y;
         LM(loom_dense_init(&X, k, n, n, LOOM_ROW_MAJOR, dtype, LOOM_MEMORY_DEVICE, x));
         LM(loom_dense_init(&Y, m, n, n, LOOM_ROW_MAJOR, dtype, LOOM_MEMORY_DEVICE, y));
-        double best_loom = 1e30;
+        double best_loom = 1e30, auto_us = -1;
         std::string best_loom_cfg;
         std::vector<std::string> cands = loom_candidates(n);
-        cands.push_back("rules");
-        for (const std::string &cfg : cands) {
+        const size_t fixed = cands.size();
+        for (const char *sel : {"rules", "auto", "tune"})
+            cands.push_back(sel);
+        for (size_t ci = 0; ci < cands.size(); ci++) {
+            const std::string &cfg = cands[ci];
+            const bool selector = ci >= fixed;
             loom_plan_options po;
             LM(loom_plan_options_init(&po));
             po.backend = LOOM_BACKEND_CUDA;
             if (cfg == "rules") {
                 po.selector = LOOM_SELECT_RULES;
+            } else if (cfg == "auto") {
+                po.selector = LOOM_SELECT_AUTO;
+            } else if (cfg == "tune") {
+                po.selector = LOOM_SELECT_TUNE;
+                LM(loom_tune_cache_clear());
             } else {
                 po.selector = LOOM_SELECT_FIXED;
                 LM(loom_strategy_parse(cfg.c_str(), &po.strategy));
             }
             loom_plan *plan = nullptr;
+            CU(cudaDeviceSynchronize());
+            double t0 = host_us();
             if (loom_spmm_plan_create(ctx, &plan, A, &X, &Y, &po) != LOOM_SUCCESS) {
                 fprintf(stderr, "# %s %s: %s\n", name.c_str(), cfg.c_str(), loom_last_error());
                 continue;
             }
+            const double plan_us = host_us() - t0;
             std::string label = cfg;
-            if (cfg == "rules") {
+            if (selector) {
                 loom_strategy s;
                 char buf[128];
                 loom_plan_strategy(plan, &s, nullptr);
                 loom_strategy_format(&s, buf, sizeof buf);
-                label = std::string("rules=") + buf;
+                label = cfg + "=" + buf;
             }
             double us = time_median([&] { loom_spmm_execute(plan, 1.0, &X, 0.0, &Y); }, o.budget_ms);
             CU(cudaGetLastError());
             loom_plan_destroy(&plan);
-            emit("loom", label, us);
+            emit("loom", label, us, selector ? plan_us : -1);
+            if (cfg == "auto")
+                auto_us = us;
+            if (cfg == "tune" || cfg == "auto")
+                continue; /* they choose among the candidates; "rules" may not */
             if (us < best_loom)
                 best_loom = us, best_loom_cfg = label;
         }
@@ -495,15 +534,17 @@ static void bench_matrix(loom_context *ctx, const std::string &name, loom_csr *A
             }
         }
         double speedup = best_cs / best_loom;
-        fprintf(out.summary, "%s,%lld,%s,%d,%.3f,\"%s\",%.3f,%s,%.3f,%.3f,%.1f\n", name.c_str(),
+        fprintf(out.summary, "%s,%lld,%s,%d,%.3f,\"%s\",%.3f,%s,%.3f,%.3f,%.1f,%.3f\n", name.c_str(),
                 (long long)nnz, loom_dtype_name(dtype), n, best_loom, best_loom_cfg.c_str(), best_cs,
-                best_cs_cfg.c_str(), speedup, floor_us, 100.0 * floor_us / best_loom);
+                best_cs_cfg.c_str(), speedup, floor_us, 100.0 * floor_us / best_loom, auto_us);
         fflush(out.summary);
         fflush(out.all);
         printf("%-44s %-3s N=%-3d loom %9.2f us (%-34s) cusparse %9.2f us (%-13s) x%.2f  floor %.1f%%\n",
                name.c_str(), loom_dtype_name(dtype), n, best_loom, best_loom_cfg.c_str(), best_cs,
                best_cs_cfg.c_str(), speedup, 100.0 * floor_us / best_loom);
         fflush(stdout);
+        if (dtype == LOOM_F32 && auto_us > 0)
+            geo_add(tot.f32_auto, best_cs / auto_us);
         if (dtype == LOOM_F32) {
             geo_add(tot.f32_all, speedup);
             if (n <= 4)
@@ -554,6 +595,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "cusparseCreate failed\n");
         return 1;
     }
+    /* tune must measure every problem: a scratch cache, cleared per plan */
+    setenv("LOOM_TUNE_CACHE", (o.out + "_tune_cache.txt").c_str(), 1);
     double bw = measure_bandwidth();
     int cv = 0;
     cusparseGetVersion(handle, &cv);
@@ -567,9 +610,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot write %s.csv\n", o.out.c_str());
         return 1;
     }
-    fprintf(out.all, "matrix,rows,cols,nnz,dtype,n,impl,config,median_us,gflops,floor_us,pct_floor\n");
+    fprintf(out.all, "matrix,rows,cols,nnz,dtype,n,impl,config,median_us,gflops,floor_us,pct_floor,"
+                     "plan_us\n");
     fprintf(out.summary, "matrix,nnz,dtype,n,loom_us,loom_config,cusparse_us,cusparse_alg,speedup,"
-                         "floor_us,loom_pct_floor\n");
+                         "floor_us,loom_pct_floor,auto_us\n");
     loom_context *ctx;
     LM(loom_context_create(&ctx));
     totals tot;
@@ -623,6 +667,8 @@ int main(int argc, char **argv)
     printf("# f32, N <= 4: x%.3f over %zu cases (target >= 1.5)\n", geo(tot.f32_small), tot.f32_small.size());
     printf("# f32, lowest: x%.3f at %s (target >= 0.8)\n", tot.f32_min, tot.f32_min_at.c_str());
     printf("# f64, all N: x%.3f over %zu cases\n", geo(tot.f64_all), tot.f64_all.size());
+    printf("# f32, all N, loom's default plan (auto) instead of the best design: x%.3f over %zu cases\n",
+           geo(tot.f32_auto), tot.f32_auto.size());
     for (auto &s : tot.large_n1)
         printf("# %s\n", s.c_str());
     fclose(out.all);

@@ -8,13 +8,16 @@ selection the same way as the CPU backends'.
         --repeats-out repeats.csv gpu_bench.csv
 
 gpu_bench times every loom candidate on the GPU (impl=loom rows; config is
-the strategy) and the rules selector's choice (config "rules=STRATEGY").
+the strategy) and the selectors' choices (config "rules=STRATEGY",
+"auto=STRATEGY", "tune=STRATEGY", with the plan's creation time in plan_us
+where gpu_bench recorded it).
 This writes:
   --out          loom-sweep's CSV (one row per matrix, N and candidate, the
                  feature columns included), for loom-train and select_eval;
-  --select-out   loom-sweep's --select-out rows for the rules' choices
-                 (chosen_ms is the rules row's own time, as its design is
-                 usually not one of the candidates; plan_ms -1: not timed);
+  --select-out   loom-sweep's --select-out rows for the selectors' choices
+                 (chosen_ms is the selector row's own time, as the rules'
+                 design is usually not one of the candidates; plan_ms -1
+                 where gpu_bench did not record it);
   --repeats-out  matrix,backend,dtype,N,strategy,ms: a second timing of a
                  candidate's exact kernel, where the rules chose it (below).
 
@@ -171,7 +174,7 @@ def main():
         print("gpu_bench_sweep: no file in %s, left out: %s" % (args.data, ", ".join(sorted(skipped))),
               file=sys.stderr)
 
-    times, rules = {}, {}
+    times, rules, chosen = {}, {}, {}
     for r in rows:
         name = r["matrix"]
         if name in skipped:
@@ -182,8 +185,12 @@ def main():
                      % (name, r["rows"], r["cols"], r["nnz"], args.data))
         key = (name, r["dtype"], int(r["n"]))
         ms = float(r["median_us"]) / 1000.0
-        if r["config"].startswith("rules="):
-            rules[key] = (r["config"][len("rules="):], ms)
+        sel, eq, strategy = r["config"].partition("=")
+        if eq and sel in ("rules", "auto", "tune"):
+            plan_us = float(r.get("plan_us") or -1)
+            chosen[(sel, key)] = (strategy, ms, plan_us / 1000.0 if plan_us >= 0 else -1)
+            if sel == "rules":
+                rules[key] = (strategy, ms)
         else:
             times.setdefault(key, {})[r["config"]] = ms
 
@@ -202,23 +209,24 @@ def main():
     repeats = []
     with open(args.select_out, "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
-        for key in sorted(rules):
+        for (sel, key) in sorted(chosen):
             if key not in times:
                 continue
-            s, ms = rules[key]
+            s, ms, plan_ms = chosen[(sel, key)]
             best = min(times[key], key=times[key].get)
-            w.writerow([key[0], args.backend, key[1], key[2], "rules", s, -1, "%.9g" % ms,
-                        "%.9g" % times[key][best], best])
-            twin = same_kernel_at_n1(s, times[key]) if key[2] == 1 else None
+            w.writerow([key[0], args.backend, key[1], key[2], sel, s, "%.9g" % plan_ms,
+                        "%.9g" % ms, "%.9g" % times[key][best], best])
+            twin = same_kernel_at_n1(s, times[key]) if sel == "rules" and key[2] == 1 else None
             if twin:
                 repeats.append([key[0], args.backend, key[1], key[2], twin, "%.9g" % ms])
     with open(args.repeats_out, "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["matrix", "backend", "dtype", "N", "strategy", "ms"])
         w.writerows(repeats)
-    print("gpu_bench_sweep: %d matrices, %d problems, %d candidate timings; %d rules choices, "
-          "%d of them repeats of a candidate's kernel"
-          % (len(feats), len(times), sum(len(t) for t in times.values()), len(rules), len(repeats)))
+    print("gpu_bench_sweep: %d matrices, %d problems, %d candidate timings; %d selector choices "
+          "(%d of the rules'), %d repeats of a candidate's kernel"
+          % (len(feats), len(times), sum(len(t) for t in times.values()), len(chosen), len(rules),
+             len(repeats)))
 
 
 if __name__ == "__main__":

@@ -156,7 +156,6 @@ def main():
         t = times.get(key, {}).get(strat)
         return min(times[key].values()) / t if t else 0.0
 
-    tune, tune_n, tune_cost, c_rules, c_rules_n = [], [], [], [], []
     held = {}
     held_cost = {}
     if args.held_out:
@@ -172,31 +171,28 @@ def main():
     for sel, vals in held.items():
         res["%s in C, held-out model, scored on the sweeps" % sel
             ] = vals
+    recorded = {}  # selector -> (scores, Ns, plan costs in SpMM runs)
     if args.select:
         for path in sorted(glob.glob(args.select)):
             with lt.open_text(path) as f:
                 for r in csv.reader(f):
                     mat, be, dt, n, sel, strat, plan_ms, chosen_ms, best_ms, best_s = r
-                    chosen_ms, best_ms = float(chosen_ms), float(best_ms)
+                    chosen_ms, best_ms, plan_ms = float(chosen_ms), float(best_ms), float(plan_ms)
                     key = (mat, be, dt, int(n))
                     if key not in times:
                         continue
                     v = by_strategy(key, strat)
                     if strat not in times[key] and chosen_ms > 0:
                         v = min(times[key].values()) / chosen_ms  # timed, not a candidate
-                    if sel == "tune":
-                        tune.append(v)
-                        tune_n.append(int(n))
-                        tune_cost.append(float(plan_ms) / chosen_ms)
-                    elif sel == "rules":
-                        c_rules.append(v)
-                        c_rules_n.append(int(n))
-    if tune:
-        res["tune in C without a model, scored on the sweeps"] = tune
-        ns_of["tune in C without a model, scored on the sweeps"] = tune_n
-    if c_rules:
-        res["rules in C (all matrices)"] = c_rules
-        ns_of["rules in C (all matrices)"] = c_rules_n
+                    scores, ns, costs = recorded.setdefault(sel, ([], [], []))
+                    scores.append(v)
+                    ns.append(int(n))
+                    if plan_ms >= 0 and chosen_ms > 0:
+                        costs.append(plan_ms / chosen_ms)
+    for sel in ("rules", "auto", "tune"):
+        if sel in recorded:
+            name = "%s in C (all matrices)" % sel
+            res[name], ns_of[name] = recorded[sel][0], recorded[sel][1]
 
     # Feature extraction against one SpMM of the fastest design, per problem
     # (not timed by gpu_bench: features_ms -1).
@@ -259,10 +255,12 @@ def main():
     for sel, c in held_cost.items():
         out.append("Plan cost of %s with the held-out model (plan time / SpMM time of its choice): "
                    "mean %.1f, median %.1f, max %.1f" % (sel, sum(c) / len(c), statistics.median(c), max(c)))
-    if tune_cost:
-        out.append("\nTune cost (plan time / chosen design's SpMM time): mean %.1f, median %.1f, max %.1f "
-                   "SpMM runs (no model: 1 warm-up + 12 candidates + 3 finalists x 4 = 25 runs)"
-                   % (sum(tune_cost) / len(tune_cost), statistics.median(tune_cost), max(tune_cost)))
+    for sel, (_, ns, costs) in sorted(recorded.items()):
+        if costs:
+            out.append("\nPlan cost of %s in C (plan time / chosen design's SpMM time, in SpMM runs): "
+                       "mean %.1f, median %.1f, 90th percentile %.1f, max %.1f over %d problems"
+                       % (sel, sum(costs) / len(costs), statistics.median(costs),
+                          sorted(costs)[int(0.9 * (len(costs) - 1))], max(costs), len(costs)))
     if fc and fc1:
         out.append("Feature extraction (loom_csr_features) / fastest SpMM: median %.3f, max %.3f over all "
                    "problems; at N = 1: median %.3f, max %.3f" % (statistics.median(fc), max(fc),
