@@ -106,7 +106,8 @@ static loom_status choose_rules(loom_plan *p, const char *prefix, char *why, siz
     return LOOM_SUCCESS;
 }
 
-static loom_status choose_strategy(loom_plan *p, const loom_plan_options *opts, char *why, size_t len)
+static loom_status choose_strategy(loom_plan *p, const loom_plan_options *opts, const loom_dense *X,
+                                   char *why, size_t len)
 {
     loom__device_info dev;
     switch (opts->selector) {
@@ -125,7 +126,7 @@ static loom_status choose_strategy(loom_plan *p, const loom_plan_options *opts, 
         return loom__select_model(p, &dev, why, len);
     case LOOM_SELECT_TUNE:
         plan_device_info(p, &dev);
-        return loom__select_tune(p, &dev, why, len);
+        return loom__select_tune(p, &dev, X, why, len);
     case LOOM_SELECT_AUTO: {
         plan_device_info(p, &dev);
         char model_why[1280];
@@ -254,7 +255,7 @@ loom_status loom_spmm_plan_create(loom_context *ctx, loom_plan **plan, const loo
     loom_csr_features(A, &p->features);
 
     char why[1536];
-    st = choose_strategy(p, opts, why, sizeof why);
+    st = choose_strategy(p, opts, X, why, sizeof why);
     if (st == LOOM_SUCCESS)
         st = check_tensor_cores(p);
     if (st == LOOM_SUCCESS)

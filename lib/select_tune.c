@@ -198,27 +198,34 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-/* Scratch operands of the plan's shape, where the plan's operands live. */
+/* The operands tune runs on, of the plan's shapes, where the plan's
+ * operands live.  Y is always scratch (the caller's Y may hold values that
+ * beta will read later).  X is scratch random values, except on a device
+ * when the caller's X has data: that one is only read, and filling a
+ * scratch X on the host and copying it over costs more than every timed
+ * run together once N is large. */
 typedef struct scratch {
     loom_dense X, Y;
     const loom_backend *mem; /* device backend, or NULL for host */
+    bool x_borrowed;         /* X is the caller's */
 } scratch;
 
 static void scratch_free(scratch *s)
 {
+    void *x = s->x_borrowed ? NULL : s->X.data;
     if (s->mem) {
-        if (s->X.data)
-            s->mem->mem_free(s->X.data);
+        if (x)
+            s->mem->mem_free(x);
         if (s->Y.data)
             s->mem->mem_free(s->Y.data);
     } else {
-        loom__free(s->X.data);
+        loom__free(x);
         loom__free(s->Y.data);
     }
     s->X.data = s->Y.data = NULL;
 }
 
-static loom_status scratch_alloc(const loom_plan *p, scratch *s)
+static loom_status scratch_alloc(const loom_plan *p, const loom_dense *caller_x, scratch *s)
 {
     memset(s, 0, sizeof *s);
     int64_t m = p->A->rows, k = p->A->cols, n = p->n;
@@ -233,6 +240,17 @@ static loom_status scratch_alloc(const loom_plan *p, scratch *s)
         s->X.ld = 1;
     if (s->Y.ld == 0)
         s->Y.ld = 1;
+    if (mem == LOOM_MEMORY_DEVICE) {
+        s->mem = p->backend;
+        loom_status st = s->mem->mem_alloc(&s->Y.data, yb);
+        if (st != LOOM_SUCCESS || (caller_x && caller_x->data)) {
+            if (caller_x && caller_x->data) {
+                s->X = *caller_x;
+                s->x_borrowed = true;
+            }
+            return st;
+        }
+    }
     loom_dense hx = s->X;
     hx.memory = LOOM_MEMORY_HOST;
     hx.data = loom__malloc(xb);
@@ -246,10 +264,7 @@ static loom_status scratch_alloc(const loom_plan *p, scratch *s)
             return loom__error(LOOM_ERR_OUT_OF_MEMORY, "tune: out of memory for a scratch Y");
         return LOOM_SUCCESS;
     }
-    s->mem = p->backend;
     loom_status st = s->mem->mem_alloc(&s->X.data, xb);
-    if (st == LOOM_SUCCESS)
-        st = s->mem->mem_alloc(&s->Y.data, yb);
     if (st == LOOM_SUCCESS)
         st = s->mem->mem_copy(s->X.data, LOOM_MEMORY_DEVICE, hx.data, LOOM_MEMORY_HOST, xb);
     loom__free(hx.data);
@@ -360,11 +375,11 @@ static int slowest_live(const trial *t, int n)
  * interleaved so that a slow moment of the machine falls on all of them
  * alike.
  */
-static loom_status tune_run(loom_plan *p, const loom_strategy *cand, int c, trial *t, int *count,
-                            int *runs, double *setup_ms)
+static loom_status tune_run(loom_plan *p, const loom_dense *caller_x, const loom_strategy *cand, int c,
+                            trial *t, int *count, int *runs, double *setup_ms)
 {
     scratch sc;
-    loom_status st = scratch_alloc(p, &sc);
+    loom_status st = scratch_alloc(p, caller_x, &sc);
     int n = 0, live = 0;
     double fastest = HUGE_VAL;
     *runs = 0;
@@ -459,7 +474,8 @@ static int tune_candidates(const loom_plan *p, const loom__device_info *dev, loo
     return n;
 }
 
-loom_status loom__select_tune(loom_plan *p, const loom__device_info *dev, char *why, size_t len)
+loom_status loom__select_tune(loom_plan *p, const loom__device_info *dev, const loom_dense *X,
+                              char *why, size_t len)
 {
     if (p->dtype != LOOM_F32 && p->dtype != LOOM_F64)
         return loom__error(LOOM_ERR_NOT_SUPPORTED,
@@ -489,7 +505,7 @@ loom_status loom__select_tune(loom_plan *p, const loom__device_info *dev, char *
     int c = tune_candidates(p, dev, cand, &by_model);
     int count = 0, runs = 0;
     double setup_ms = 0;
-    loom_status st = tune_run(p, cand, c, t, &count, &runs, &setup_ms);
+    loom_status st = tune_run(p, X, cand, c, t, &count, &runs, &setup_ms);
     if (st != LOOM_SUCCESS)
         return st;
     p->strategy = t[0].s;
