@@ -5,14 +5,18 @@
  * tools/loom-train learns from and what bench/results/selection/ evaluates.
  *
  *   loom-sweep [--backend B] [--threads T] [--n 1,4,16,64,256] [--dtype f32]
- *              [--layout rm|cm] [--budget-ms MS] [--max-runs R] [--out F.csv]
+ *              [--layout rm|cm] [--budget-ms MS] [--max-runs R] [--rounds R] [--out F.csv]
  *              [--select-out S.csv] [--selectors rules,auto,model,tune]
  *              [--select-only] [--no-header] A.mtx...
  *
  * Repeats adapt to a time budget per measurement: after one warm-up run,
  * min(max-runs, budget / warm-up time) runs, at least three (one when a run
  * takes over four budgets); the median is
- * recorded.  The feature columns come from lib/select_features.c, compiled
+ * recorded.  --rounds R instead prepares every candidate of a problem at
+ * once and runs them in R rounds (more, up to max-runs, while a round fits
+ * the budget), one run each in rotating order, so that a busy moment of a
+ * shared machine falls on all candidates alike; the median of the rounds
+ * is recorded.  The feature columns come from lib/select_features.c, compiled
  * into this program, so they are exactly what the library computes.
  *
  * --select-out S.csv also plans each (matrix, N) with the rules, auto and
@@ -60,7 +64,7 @@ static double median(double *v, int n)
 static int usage(void)
 {
     fprintf(stderr, "usage: loom-sweep [--backend B] [--threads T] [--n 1,4,16,64,256] "
-                    "[--dtype f32|f64] [--layout rm|cm] [--budget-ms MS] [--max-runs R] "
+                    "[--dtype f32|f64] [--layout rm|cm] [--budget-ms MS] [--max-runs R] [--rounds R] "
                     "[--out F.csv] [--select-out S.csv] [--selectors rules,auto,model,tune] "
                     "[--select-only] [--no-header] A.mtx...\n");
     return 2;
@@ -95,6 +99,7 @@ typedef struct sweep {
     int nns;
     double budget_ms;
     int max_runs;
+    int rounds; /* --rounds: interleaved measurement (0: one candidate after another) */
     FILE *out;
     FILE *select_out; /* --select-out: what each selector chooses */
     bool select_only; /* --select-only: time only what the selectors choose */
@@ -208,6 +213,51 @@ static double time_candidate(const sweep *sw, const loom_csr *A, const loom_stra
     return median(v, r);
 }
 
+/* --rounds: every candidate's median over interleaved rounds (see the top
+ * comment); ms[c] < 0 where candidate c cannot run here. */
+static void time_interleaved(const sweep *sw, const loom_csr *A, const loom_strategy *s, int nc,
+                             loom_dense *X, loom_dense *Y, double *ms, double *prep_ms, int *runs)
+{
+    loom_plan *plan[64] = {NULL};
+    double v[64][64];
+    for (int c = 0; c < nc; c++) {
+        loom_plan_options o;
+        loom_plan_options_init(&o);
+        o.backend = sw->backend;
+        o.selector = LOOM_SELECT_FIXED;
+        o.strategy = s[c];
+        double t0 = now_ms();
+        ms[c] = -1;
+        runs[c] = 0;
+        if (loom_spmm_plan_create(sw->ctx, &plan[c], A, X, Y, &o) != LOOM_SUCCESS ||
+            loom_spmm_execute(plan[c], 1.0, X, 0.0, Y) != LOOM_SUCCESS) { /* + warm-up */
+            loom_plan_destroy(&plan[c]);
+            continue;
+        }
+        prep_ms[c] = now_ms() - t0;
+    }
+    int rounds = sw->rounds < 64 ? sw->rounds : 64;
+    for (int r = 0; r < rounds; r++) {
+        double round0 = now_ms();
+        for (int i = 0; i < nc; i++) {
+            int c = (r + i) % nc;
+            if (!plan[c])
+                continue;
+            double a = now_ms();
+            loom_spmm_execute(plan[c], 1.0, X, 0.0, Y);
+            v[c][runs[c]++] = now_ms() - a;
+        }
+        double round_ms = now_ms() - round0;
+        if (r + 1 == rounds && rounds < sw->max_runs && round_ms * (rounds + 1) < sw->budget_ms)
+            rounds++; /* fast problems get more rounds, within the budget */
+    }
+    for (int c = 0; c < nc; c++)
+        if (plan[c]) {
+            ms[c] = median(v[c], runs[c]);
+            loom_plan_destroy(&plan[c]);
+        }
+}
+
 static int sweep_matrix(const sweep *sw, const char *path, const loom__device_info *dev)
 {
     loom_csr *A = NULL;
@@ -234,13 +284,19 @@ static int sweep_matrix(const sweep *sw, const char *path, const loom__device_in
         int count = 0;
         double x[LOOM__FEATURE_COUNT];
         loom__feature_vector(&f, n, sw->layout, sw->layout, sw->dtype, dev, x);
-        for (int c = 0; c < nc && !sw->select_only; c++) {
-            loom_strategy s;
-            if (loom_strategy_parse(cands[c], &s) != LOOM_SUCCESS)
+        loom_strategy strat[64];
+        double times[64], preps[64];
+        int nruns[64];
+        for (int c = 0; c < nc && c < 64; c++)
+            if (loom_strategy_parse(cands[c], &strat[c]) != LOOM_SUCCESS)
                 return fail(cands[c]);
-            int runs = 0;
-            double prep_ms = 0;
-            double ms = time_candidate(sw, A, &s, &X, &Y, &runs, &prep_ms);
+        if (sw->rounds > 0 && !sw->select_only)
+            time_interleaved(sw, A, strat, nc < 64 ? nc : 64, &X, &Y, times, preps, nruns);
+        for (int c = 0; c < nc && c < 64 && !sw->select_only; c++) {
+            const loom_strategy s = strat[c];
+            int runs = nruns[c];
+            double prep_ms = preps[c];
+            double ms = sw->rounds > 0 ? times[c] : time_candidate(sw, A, &s, &X, &Y, &runs, &prep_ms);
             if (ms < 0) {
                 fprintf(stderr, "loom-sweep: %s N=%lld %s skipped: %s\n", name, (long long)n,
                         cands[c], loom_last_error());
@@ -302,6 +358,10 @@ int main(int argc, char **argv)
             sw.dtype = strcmp(v, "f64") == 0 ? LOOM_F64 : LOOM_F32;
         } else if (strcmp(a, "--layout") == 0) {
             sw.layout = strcmp(v, "cm") == 0 ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR;
+        } else if (strcmp(a, "--rounds") == 0) {
+            sw.rounds = atoi(v);
+            if (sw.rounds < 1 || sw.rounds > 64)
+                return usage();
         } else if (strcmp(a, "--budget-ms") == 0) {
             sw.budget_ms = atof(v);
         } else if (strcmp(a, "--max-runs") == 0) {
