@@ -90,8 +90,10 @@ void loom__model_free(loom__model *m);
 const char *loom__model_backend_name(const loom__model *m);
 int loom__model_candidates(const loom__model *m);
 const loom_strategy *loom__model_candidate(const loom__model *m, int i);
-/* Predicted log(milliseconds) of candidate i for a feature vector. */
-double loom__model_predict(const loom__model *m, int i, const double x[LOOM__FEATURE_COUNT]);
+/* Predicted log(milliseconds) of every candidate for a feature vector:
+ * pred[i] for candidate i (loom__model_candidates entries). */
+void loom__model_predict_all(const loom__model *m, const double x[LOOM__FEATURE_COUNT],
+                             double *pred);
 
 /* The model the library uses for a backend: one given to loom_model_load,
  * else <name>.model from $LOOM_MODEL_DIR, else from LOOM_DATADIR; NULL when

@@ -113,10 +113,12 @@ static double ensemble_predict(const loom__model *m, const model_ensemble *e,
     return sum;
 }
 
-double loom__model_predict(const loom__model *m, int i, const double x[LOOM__FEATURE_COUNT])
+void loom__model_predict_all(const loom__model *m, const double x[LOOM__FEATURE_COUNT],
+                             double *pred)
 {
-    return (m->has_scale ? ensemble_predict(m, &m->scale, x) : 0.0) +
-           ensemble_predict(m, &m->cand[i], x);
+    const double scale = m->has_scale ? ensemble_predict(m, &m->scale, x) : 0.0;
+    for (int i = 0; i < m->candidates; i++)
+        pred[i] = scale + ensemble_predict(m, &m->cand[i], x);
 }
 
 /* ------------------------------------------------------------- parser */
@@ -485,8 +487,8 @@ loom_status loom__select_model(loom_plan *p, const loom__device_info *dev, char 
     loom__feature_vector(&p->features, p->n, p->x_layout, p->y_layout, p->dtype, dev, x);
     int best = -1, second = -1;
     double pred[LOOM__MODEL_MAX_CANDIDATES];
+    loom__model_predict_all(m, x, pred);
     for (int i = 0; i < m->candidates; i++) {
-        pred[i] = loom__model_predict(m, i, x);
         if (p->backend->supports(&m->cand[i].strategy, p->dtype, p->A->memory) != LOOM_SUCCESS)
             continue;
         if (best < 0 || pred[i] < pred[best]) {
