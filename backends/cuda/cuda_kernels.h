@@ -65,6 +65,7 @@ typedef struct loomcu_plan_data {
     loomcu_eb_data eb;
     loomcu_eb_segments segs;
     loomcu_row_bins bins;
+    void *arena; /* the one device allocation every array above points into */
 } loomcu_plan_data;
 
 /* Launch the strategy's kernels on stream; data is the plan's device data

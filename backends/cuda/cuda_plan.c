@@ -5,6 +5,11 @@
  * wide N, the segments (every row's pieces, long ones first) and their
  * carry slots; for RB + SR at wide N the row bins (long rows first).  Made once at plan time, freed by
  * plan_release; nothing leaks on any error path.
+ *
+ * All of a plan's device arrays live in one allocation, filled by one
+ * copy (struct arena): a dozen cudaMalloc / cudaMemcpy / cudaFree calls of
+ * 5-50 us each cost more than the SpMM of a small matrix, and tune
+ * prepares several plans.
  */
 #include "config.h"
 #include "cuda_kernels.h"
@@ -14,25 +19,101 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Carry buffers are chunks x slab columns (head and tail); wide N is done
  * in slabs of columns so they stay under this size. */
 #define CARRY_BUDGET_BYTES ((size_t)256 << 20)
 
+/* ------------------------------------------------------------ arena */
+
+#define ARENA_PARTS 16
+#define ARENA_ALIGN 256
+
+/* The device arrays of one plan, reserved first and placed later: each
+ * part is a pointer to set, its size and, for uploaded parts, the host
+ * array to copy (kept alive, and freed, by the arena). */
+typedef struct arena_part {
+    void **dst;
+    void *host; /* loom__malloc'd, or NULL: device scratch, not copied */
+    size_t bytes, offset;
+} arena_part;
+
+typedef struct arena {
+    size_t size;
+    int parts;
+    arena_part part[ARENA_PARTS];
+} arena;
+
+/* Reserve `bytes` for *dst; host (may be NULL) becomes the arena's.
+ * False when the arena is full (a programming error) or host is NULL
+ * although bytes to copy were promised; the caller reports it. */
+static bool arena_reserve(arena *a, void **dst, void *host, size_t bytes)
+{
+    if (a->parts == ARENA_PARTS) {
+        loom__free(host);
+        return false;
+    }
+    const size_t offset = (a->size + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
+    a->part[a->parts++] = (arena_part){dst, host, bytes, offset};
+    a->size = offset + (bytes ? bytes : 1);
+    return true;
+}
+
+static void arena_free_host(arena *a)
+{
+    for (int i = 0; i < a->parts; i++) {
+        loom__free(a->part[i].host);
+        a->part[i].host = NULL;
+    }
+}
+
+/* One cudaMalloc for every part, one copy of the uploaded parts (staged
+ * contiguously on the host), then the pointers; *base stays NULL on
+ * failure.  The host arrays are freed whatever happens. */
+static loom_status arena_commit(arena *a, void **base, const char *what)
+{
+    size_t upload = 0;
+    for (int i = 0; i < a->parts; i++)
+        if (a->part[i].host && a->part[i].offset + a->part[i].bytes > upload)
+            upload = a->part[i].offset + a->part[i].bytes;
+    char *staging = upload ? loom__malloc(upload) : NULL;
+    void *dev = NULL;
+    loom_status st = upload && !staging
+                         ? loom__error(LOOM_ERR_OUT_OF_MEMORY, "cuda plan: out of host memory for %s",
+                                       what)
+                         : loomcu_status(cudaMalloc(&dev, a->size), what);
+    if (st == LOOM_SUCCESS && upload) {
+        for (int i = 0; i < a->parts; i++)
+            if (a->part[i].host)
+                memcpy(staging + a->part[i].offset, a->part[i].host, a->part[i].bytes);
+        st = loomcu_status(cudaMemcpy(dev, staging, upload, cudaMemcpyHostToDevice), what);
+    }
+    if (st == LOOM_SUCCESS) {
+        for (int i = 0; i < a->parts; i++)
+            *a->part[i].dst = (char *)dev + a->part[i].offset;
+        *base = dev;
+    } else {
+        cudaFree(dev);
+    }
+    loom__free(staging);
+    arena_free_host(a);
+    return st;
+}
+
 static void free_data(loomcu_plan_data *d)
 {
-    cudaFree(d->eb.first_row);
-    cudaFree(d->eb.head);
-    cudaFree(d->eb.tail);
-    cudaFree(d->eb.tail_row);
-    cudaFree(d->bins.rows);
-    cudaFree(d->segs.row);
-    cudaFree(d->segs.begin);
-    cudaFree(d->segs.slot);
-    cudaFree(d->segs.fix_row);
-    cudaFree(d->segs.fix_slot0);
-    cudaFree(d->segs.carry);
+    cudaFree(d->arena);
     loom__free(d);
+}
+
+/* A host copy of `count` int64 values (the arena uploads and frees it). */
+static int64_t *host_copy(const int64_t *src, int64_t count)
+{
+    int64_t *c = loom__malloc((size_t)(count > 0 ? count : 1) * sizeof *c);
+    if (c && count > 0)
+        memcpy(c, src, (size_t)count * sizeof *c);
+    return c;
 }
 
 /* Columns per slab: all of N when the carries fit the budget, else the
@@ -50,23 +131,21 @@ static int64_t carry_slab(int64_t chunks, int64_t n, size_t elem)
 }
 
 /* EB: the chunk map and the carry buffers. */
-static cudaError_t prepare_eb(const loom_plan *plan, loomcu_eb_data *eb)
+static loom_status prepare_eb(const loom_plan *plan, loomcu_eb_data *eb, arena *a)
 {
     size_t elem = loom_dtype_size(plan->dtype);
     eb->chunks = plan->chunks;
     eb->slab = carry_slab(plan->chunks, plan->n, elem);
-    size_t map_bytes = ((size_t)plan->chunks + 1) * sizeof(int64_t);
     size_t carry_bytes = (size_t)plan->chunks * (size_t)eb->slab * elem;
-    cudaError_t err = cudaMalloc((void **)&eb->first_row, map_bytes);
-    if (err == cudaSuccess)
-        err = cudaMalloc(&eb->head, carry_bytes);
-    if (err == cudaSuccess)
-        err = cudaMalloc(&eb->tail, carry_bytes);
-    if (err == cudaSuccess)
-        err = cudaMalloc((void **)&eb->tail_row, (size_t)plan->chunks * sizeof(int64_t));
-    if (err == cudaSuccess)
-        err = cudaMemcpy(eb->first_row, plan->chunk_first_row, map_bytes, cudaMemcpyHostToDevice);
-    return err;
+    int64_t *map = host_copy(plan->chunk_first_row, plan->chunks + 1);
+    if (!map)
+        return loom__error(LOOM_ERR_OUT_OF_MEMORY, "cuda plan: out of host memory for the EB map");
+    if (!arena_reserve(a, (void **)&eb->first_row, map, ((size_t)plan->chunks + 1) * sizeof(int64_t)) ||
+        !arena_reserve(a, &eb->head, NULL, carry_bytes) ||
+        !arena_reserve(a, &eb->tail, NULL, carry_bytes) ||
+        !arena_reserve(a, (void **)&eb->tail_row, NULL, (size_t)plan->chunks * sizeof(int64_t)))
+        return loom__error(LOOM_ERR_INTERNAL, "cuda plan: too many device arrays");
+    return LOOM_SUCCESS;
 }
 
 /*
@@ -104,9 +183,8 @@ static int longest_first(const void *a, const void *b)
     return (x->row > y->row) - (x->row < y->row);
 }
 
-/* The bins on the host, then on the device.  Returns LOOM_ERR_OUT_OF_MEMORY or success;
- * CUDA errors come back in *err. */
-static loom_status prepare_bins(const loom_plan *plan, loomcu_row_bins *bins, cudaError_t *err)
+/* The bins on the host, reserved in the arena for the device. */
+static loom_status prepare_bins(const loom_plan *plan, loomcu_row_bins *bins, arena *a)
 {
     const int64_t m = plan->A->rows, threshold = long_row_threshold(plan->n);
     const int64_t *ro = plan->A->memory == LOOM_MEMORY_HOST ? plan->A->row_offsets
@@ -116,7 +194,6 @@ static loom_status prepare_bins(const loom_plan *plan, loomcu_row_bins *bins, cu
         n_long += ro[r + 1] - ro[r] > threshold;
     bins->n_long = n_long;
     bins->n_short = m - n_long;
-    *err = cudaSuccess;
     if (n_long == 0)
         return LOOM_SUCCESS; /* no list: the kernel walks the rows in order */
     row_len *longs = loom__malloc((size_t)n_long * sizeof *longs);
@@ -137,11 +214,9 @@ static loom_status prepare_bins(const loom_plan *plan, loomcu_row_bins *bins, cu
     qsort(longs, (size_t)n_long, sizeof *longs, longest_first);
     for (int64_t i = 0; i < n_long; i++)
         order[i] = longs[i].row;
-    *err = cudaMalloc((void **)&bins->rows, (size_t)m * sizeof(int64_t));
-    if (*err == cudaSuccess)
-        *err = cudaMemcpy(bins->rows, order, (size_t)m * sizeof(int64_t), cudaMemcpyHostToDevice);
     loom__free(longs);
-    loom__free(order);
+    if (!arena_reserve(a, (void **)&bins->rows, order, (size_t)m * sizeof(int64_t)))
+        return loom__error(LOOM_ERR_INTERNAL, "cuda plan: too many device arrays");
     return LOOM_SUCCESS;
 }
 
@@ -167,15 +242,6 @@ static int64_t segment_slab(int64_t slots, int64_t n, size_t elem)
     return fit < 128 ? 128 : fit;
 }
 
-/* Copy `count` int64 values to a new device array. */
-static cudaError_t upload(int64_t **dst, const int64_t *src, int64_t count)
-{
-    cudaError_t err = cudaMalloc((void **)dst, (size_t)(count > 0 ? count : 1) * sizeof(int64_t));
-    if (err == cudaSuccess && count > 0)
-        err = cudaMemcpy(*dst, src, (size_t)count * sizeof(int64_t), cudaMemcpyHostToDevice);
-    return err;
-}
-
 typedef struct {
     int64_t row, begin, slot, len;
 } segment;
@@ -193,11 +259,9 @@ static int longest_segment_first(const void *a, const void *b)
  * or, for an empty row, one empty segment.  A row of several pieces gets
  * consecutive carry slots, in piece order, and a fix-up entry.  Then the
  * long segments (more non-zeros than long_row_threshold) move to the front,
- * longest first.  Returns LOOM_ERR_OUT_OF_MEMORY or success; CUDA errors
- * come back in *err.
+ * longest first.  The arrays are reserved in the arena for the device.
  */
-static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *sg,
-                                    cudaError_t *err)
+static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *sg, arena *a)
 {
     const int64_t m = plan->A->rows, C = plan->strategy.chunk;
     const int64_t threshold = long_row_threshold(plan->n);
@@ -219,11 +283,14 @@ static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *s
     int64_t *slot = loom__malloc((size_t)count * sizeof *slot);
     int64_t *fix_row = loom__malloc((size_t)(n_fix > 0 ? n_fix : 1) * sizeof *fix_row);
     int64_t *fix_slot0 = loom__malloc((size_t)(n_fix + 1) * sizeof *fix_slot0);
-    loom_status st = LOOM_SUCCESS;
-    *err = cudaSuccess;
     if (!seg || !row || !begin || !slot || !fix_row || !fix_slot0) {
-        st = loom__error(LOOM_ERR_OUT_OF_MEMORY, "cuda plan: out of host memory for EB segments");
-        goto out;
+        loom__free(seg);
+        loom__free(row);
+        loom__free(begin);
+        loom__free(slot);
+        loom__free(fix_row);
+        loom__free(fix_slot0);
+        return loom__error(LOOM_ERR_OUT_OF_MEMORY, "cuda plan: out of host memory for EB segments");
     }
     int64_t k = 0, f = 0, next_slot = 0, n_long = 0;
     fix_slot0[0] = 0;
@@ -267,25 +334,19 @@ static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *s
     sg->n_short = count - n_long;
     sg->n_fix = n_fix;
     sg->slab = segment_slab(slots, plan->n, loom_dtype_size(plan->dtype));
-    *err = upload(&sg->row, row, count);
-    if (*err == cudaSuccess)
-        *err = upload(&sg->begin, begin, count);
-    if (*err == cudaSuccess)
-        *err = upload(&sg->slot, slot, count);
-    if (*err == cudaSuccess)
-        *err = upload(&sg->fix_row, fix_row, n_fix);
-    if (*err == cudaSuccess)
-        *err = upload(&sg->fix_slot0, fix_slot0, n_fix + 1);
-    if (*err == cudaSuccess && slots > 0)
-        *err = cudaMalloc(&sg->carry, (size_t)slots * (size_t)sg->slab * loom_dtype_size(plan->dtype));
-out:
     loom__free(seg);
-    loom__free(row);
-    loom__free(begin);
-    loom__free(slot);
-    loom__free(fix_row);
-    loom__free(fix_slot0);
-    return st;
+    const size_t elem = loom_dtype_size(plan->dtype);
+    bool ok = arena_reserve(a, (void **)&sg->row, row, (size_t)count * sizeof(int64_t));
+    ok = arena_reserve(a, (void **)&sg->begin, begin, (size_t)count * sizeof(int64_t)) && ok;
+    ok = arena_reserve(a, (void **)&sg->slot, slot, (size_t)count * sizeof(int64_t)) && ok;
+    ok = arena_reserve(a, (void **)&sg->fix_row, fix_row, (size_t)n_fix * sizeof(int64_t)) && ok;
+    ok = arena_reserve(a, (void **)&sg->fix_slot0, fix_slot0, (size_t)(n_fix + 1) * sizeof(int64_t)) &&
+         ok;
+    if (slots > 0)
+        ok = arena_reserve(a, &sg->carry, NULL, (size_t)slots * (size_t)sg->slab * elem) && ok;
+    if (!ok)
+        return loom__error(LOOM_ERR_INTERNAL, "cuda plan: too many device arrays");
+    return LOOM_SUCCESS;
 }
 
 loom_status loomcu_plan_prepare(loom_plan *plan)
@@ -300,16 +361,18 @@ loom_status loomcu_plan_prepare(loom_plan *plan)
     loomcu_plan_data *d = loom__calloc(1, sizeof *d);
     if (!d)
         return loom__error(LOOM_ERR_OUT_OF_MEMORY, "cuda plan: out of host memory");
-    cudaError_t err = cudaSuccess;
+    arena a = {0};
     loom_status st = LOOM_SUCCESS;
     if (eb)
-        err = prepare_eb(plan, &d->eb);
-    if (bins && err == cudaSuccess)
-        st = prepare_bins(plan, &d->bins, &err);
-    if (segs && err == cudaSuccess)
-        st = prepare_segments(plan, &d->segs, &err);
-    if (st == LOOM_SUCCESS && err != cudaSuccess)
-        st = loomcu_status(err, bins ? "row bins on the device" : "EB preprocessing on the device");
+        st = prepare_eb(plan, &d->eb, &a);
+    if (bins && st == LOOM_SUCCESS)
+        st = prepare_bins(plan, &d->bins, &a);
+    if (segs && st == LOOM_SUCCESS)
+        st = prepare_segments(plan, &d->segs, &a);
+    if (st == LOOM_SUCCESS && a.parts > 0)
+        st = arena_commit(&a, &d->arena,
+                          bins ? "row bins on the device" : "EB preprocessing on the device");
+    arena_free_host(&a); /* after an error before the commit */
     if (st != LOOM_SUCCESS) {
         free_data(d);
         return st;
