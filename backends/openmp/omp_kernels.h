@@ -54,7 +54,10 @@ typedef struct ompk_args {
      * (values and column indices), for t < the slice's longest row; lanes
      * past a row's length (sell_len) are padding that the kernel never
      * lets into an accumulator.  sell_min: the slice's shortest row.
-     * sell_part: parts+1 slice boundaries per thread. */
+     * sell_part: parts+1 slice boundaries per thread.  sell_rows: NULL when
+     * lane l of slice s is row s*h+l; else rows are sorted by length inside
+     * windows (SELL-C-sigma) and lane l of slice s is row sell_rows[s*h+l]
+     * (-1: no row). */
     /* RB+SR: interleave the fma chains of several rows (1; 0: the earlier
      * kernels, for comparison: LOOM_OMP_NO_INTERLEAVE) */
     int interleave;
@@ -64,6 +67,7 @@ typedef struct ompk_args {
     const int32_t *sell_len, *sell_min, *sell_cols;
     const void *sell_vals;
     const int64_t *sell_part;
+    const int64_t *sell_rows;
 } ompk_args;
 
 typedef void (*ompk_spmm_fn)(const ompk_args *args);

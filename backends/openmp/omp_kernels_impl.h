@@ -329,8 +329,27 @@ static void KS(rb_sr_rows_small)(const ompk_args *g, int64_t r0, int64_t r1, rea
  * its row: acc = fma(a[j], x[col[j]], acc) from +0 in storage order.  Up to
  * the slice's shortest row every lane is active; after that an inactive
  * lane's accumulator is left untouched (masked update, never an fma with a
- * padding zero).  Two slices go side by side so two fma chains overlap. */
+ * padding zero).  Two slices go side by side so two fma chains overlap.
+ * Where rows were sorted by length (sell_rows), each lane's sum goes to its
+ * own row: the same finish, one element at a time. */
 #if defined(VF_HAS_GATHER)
+OMPK_INLINE void KS(sell_emit)(const ompk_args *g, int64_t s, vec acc, real alpha, real beta,
+                               real *y, int64_t ys)
+{
+    if (!g->sell_rows) {
+        const int64_t r0 = s * VL;
+        KS(emit)(acc, g->rows - r0 < VL ? (int)(g->rows - r0) : VL, alpha, beta, y + r0 * ys, ys,
+                 NULL);
+        return;
+    }
+    real t[VL];
+    V(store)(t, acc);
+    const int64_t *rows = g->sell_rows + s * VL;
+    for (int l = 0; l < VL; l++)
+        if (rows[l] >= 0)
+            y[rows[l] * ys] = KS(finish)(alpha, t[l], beta, &y[rows[l] * ys]);
+}
+
 OMPK_INLINE vec KS(sell_step)(const real *ap, const int32_t *cp, const real *x, vec acc)
 {
     return V(fma)(V(load)(ap), V(gather)(x, V(idx_load)(cp)), acc);
@@ -349,7 +368,7 @@ static void KS(sell_slices_n1)(const ompk_args *g, int64_t s0, int64_t s1, real 
     const int64_t *sp = g->sell_ptr;
     const real *x = g->x;
     real *y = g->y;
-    const int64_t ys = g->y_rs, rows = g->rows;
+    const int64_t ys = g->y_rs;
     int64_t s = s0;
     for (; s + 2 <= s1; s += 2) {
         const int64_t b0 = sp[s], b1 = sp[s + 1];
@@ -377,9 +396,8 @@ static void KS(sell_slices_n1)(const ompk_args *g, int64_t s0, int64_t s1, real 
             for (int64_t t = m1; t < w1; t++)
                 acc1 = KS(sell_step_m)(a1 + t * VL, c1 + t * VL, x, acc1, len, t);
         }
-        const int64_t r0 = s * VL, r1 = r0 + VL;
-        KS(emit)(acc0, VL, alpha, beta, y + r0 * ys, ys, NULL);
-        KS(emit)(acc1, rows - r1 < VL ? (int)(rows - r1) : VL, alpha, beta, y + r1 * ys, ys, NULL);
+        KS(sell_emit)(g, s, acc0, alpha, beta, y, ys);
+        KS(sell_emit)(g, s + 1, acc1, alpha, beta, y, ys);
     }
     for (; s < s1; s++) {
         const int64_t b0 = sp[s], w0 = (sp[s + 1] - b0) / VL, m0 = mins[s];
@@ -393,8 +411,7 @@ static void KS(sell_slices_n1)(const ompk_args *g, int64_t s0, int64_t s1, real 
             for (int64_t t = m0; t < w0; t++)
                 acc0 = KS(sell_step_m)(a0 + t * VL, c0 + t * VL, x, acc0, len, t);
         }
-        const int64_t r0 = s * VL;
-        KS(emit)(acc0, rows - r0 < VL ? (int)(rows - r0) : VL, alpha, beta, y + r0 * ys, ys, NULL);
+        KS(sell_emit)(g, s, acc0, alpha, beta, y, ys);
     }
 }
 #endif

@@ -42,7 +42,7 @@ typedef struct omp_plan_data {
      * ompk_args; sell_h == 0 when not made) */
     int sell_h;
     int64_t sell_slices;
-    int64_t *sell_ptr, *sell_part;
+    int64_t *sell_ptr, *sell_part, *sell_rows;
     int32_t *sell_len, *sell_min, *sell_cols;
     void *sell_vals;
     size_t sell_bytes;
@@ -144,6 +144,7 @@ static void openmp_plan_release(loom_plan *plan)
     loom__free(d->x_packed);
     loom__free(d->sell_ptr);
     loom__free(d->sell_part);
+    loom__free(d->sell_rows);
     loom__free(d->sell_len);
     loom__free(d->sell_min);
     loom__free(d->sell_cols);
@@ -164,27 +165,101 @@ static int sell_height(omp_isa isa, loom_dtype dtype)
     }
 }
 
-/* The sliced copy of A for N = 1 RB+SR (rows in lanes, omp_kernels.h).
- * Returns LOOM_SUCCESS without making one when it would not pay: rows so
- * uneven inside slices that padding would more than double the entries
- * read. Padding entries get value 0 and column 0, never used: the kernel
- * masks them out. */
-static loom_status sell_build(omp_plan_data *d, const loom_csr *A, size_t es, int h, int force)
+/* Rows per sorting window of the sliced copy, in slices: inside a window
+ * rows are sorted by length (SELL-C-sigma), so a slice holds rows of
+ * similar length; the window keeps rows near their neighbours (x and y
+ * stay local). */
+#define SELL_WINDOW_SLICES 32
+
+static int64_t row_length(const int64_t *ro, int64_t row)
 {
-    const int64_t rows = A->rows, *ro = A->row_offsets;
+    return row < 0 ? 0 : ro[row + 1] - ro[row];
+}
+
+/* Entries of the sliced copy, padding included, for the row order given
+ * (NULL: rows in order); -1 when a row is too long for the lane counts. */
+static int64_t sell_padded(const int64_t *ro, int64_t rows, const int64_t *order, int h)
+{
     const int64_t slices = (rows + h - 1) / h;
     int64_t padded = 0;
     for (int64_t s = 0; s < slices; s++) {
         int64_t w = 0;
-        for (int64_t i = s * h; i < rows && i < (s + 1) * h; i++)
-            if (ro[i + 1] - ro[i] > w)
-                w = ro[i + 1] - ro[i];
+        for (int64_t i = s * h; i < (s + 1) * h; i++) {
+            const int64_t len = order ? row_length(ro, order[i]) : i < rows ? row_length(ro, i) : 0;
+            w = len > w ? len : w;
+        }
         if (w > INT32_MAX)
-            return LOOM_SUCCESS;
+            return -1;
         padded += w * h;
     }
-    if (!force && padded > 2 * A->nnz + 16 * (int64_t)h)
+    return padded;
+}
+
+typedef struct row_key {
+    int64_t len, row;
+} row_key;
+
+static int longer_first(const void *a, const void *b)
+{
+    const row_key *x = a, *y = b;
+    if (x->len != y->len)
+        return x->len > y->len ? -1 : 1;
+    return (x->row > y->row) - (x->row < y->row);
+}
+
+/* The rows sorted by length inside windows; NULL when out of memory. */
+static int64_t *sell_sorted_rows(const int64_t *ro, int64_t rows, int h)
+{
+    const int64_t slices = (rows + h - 1) / h, window = (int64_t)SELL_WINDOW_SLICES * h;
+    int64_t *order = loom__malloc((size_t)(slices * h) * sizeof *order);
+    row_key *keys = loom__malloc((size_t)(window < rows ? window : rows > 0 ? rows : 1) * sizeof *keys);
+    if (!order || !keys) {
+        loom__free(order);
+        loom__free(keys);
+        return NULL;
+    }
+    for (int64_t i = rows; i < slices * h; i++)
+        order[i] = -1;
+    for (int64_t w0 = 0; w0 < rows; w0 += window) {
+        const int64_t n = rows - w0 < window ? rows - w0 : window;
+        for (int64_t i = 0; i < n; i++)
+            keys[i] = (row_key){row_length(ro, w0 + i), w0 + i};
+        qsort(keys, (size_t)n, sizeof *keys, longer_first);
+        for (int64_t i = 0; i < n; i++)
+            order[w0 + i] = keys[i].row;
+    }
+    loom__free(keys);
+    return order;
+}
+
+/* The sliced copy of A for N = 1 RB+SR (rows in lanes, omp_kernels.h).
+ * Rows stay in order unless sorting them by length inside windows cuts the
+ * padding by more than 10%.  Returns LOOM_SUCCESS without making one when
+ * it would not pay: rows so uneven inside slices that padding would more
+ * than double the entries read.  Padding entries get value 0 and column 0,
+ * never used: the kernel masks them out. */
+static loom_status sell_build(omp_plan_data *d, const loom_csr *A, size_t es, int h, int force)
+{
+    const int64_t rows = A->rows, *ro = A->row_offsets;
+    const int64_t slices = (rows + h - 1) / h;
+    int64_t padded = sell_padded(ro, rows, NULL, h);
+    if (padded < 0 || padded > A->nnz + A->nnz / 10 + 16 * (int64_t)h) {
+        int64_t *order = sell_sorted_rows(ro, rows, h);
+        if (!order)
+            return loom__error(LOOM_ERR_OUT_OF_MEMORY, "openmp: out of memory for the sliced copy of A");
+        const int64_t sorted = sell_padded(ro, rows, order, h);
+        if (sorted >= 0 && (padded < 0 || 10 * sorted < 9 * padded)) {
+            padded = sorted;
+            d->sell_rows = order;
+        } else {
+            loom__free(order);
+        }
+    }
+    if (padded < 0 || (!force && padded > 2 * A->nnz + 16 * (int64_t)h)) {
+        loom__free(d->sell_rows);
+        d->sell_rows = NULL;
         return LOOM_SUCCESS;
+    }
     d->sell_ptr = loom__malloc(((size_t)slices + 1) * sizeof *d->sell_ptr);
     d->sell_len = loom__malloc((size_t)slices * (size_t)h * sizeof *d->sell_len);
     d->sell_min = loom__malloc(((size_t)slices + 1) * sizeof *d->sell_min);
@@ -197,11 +272,12 @@ static loom_status sell_build(omp_plan_data *d, const loom_csr *A, size_t es, in
     const char *av = A->values;
     char *sv = d->sell_vals;
     int64_t at = 0;
+    const int64_t *order = d->sell_rows;
     for (int64_t s = 0; s < slices; s++) {
         int64_t w = 0, mn = INT64_MAX;
         for (int l = 0; l < h; l++) {
             const int64_t i = s * h + l;
-            const int64_t len = i < rows ? ro[i + 1] - ro[i] : 0;
+            const int64_t len = order ? row_length(ro, order[i]) : i < rows ? row_length(ro, i) : 0;
             d->sell_len[s * h + l] = (int32_t)len;
             w = len > w ? len : w;
             mn = len < mn ? len : mn;
@@ -210,7 +286,7 @@ static loom_status sell_build(omp_plan_data *d, const loom_csr *A, size_t es, in
         d->sell_min[s] = (int32_t)mn;
         for (int64_t t = 0; t < w; t++)
             for (int l = 0; l < h; l++) {
-                const int64_t i = s * h + l, e = at + t * h + l;
+                const int64_t i = order ? order[s * h + l] : s * h + l, e = at + t * h + l;
                 if (t < d->sell_len[s * h + l]) {
                     d->sell_cols[e] = A->col_indices[ro[i] + t];
                     memcpy(sv + (size_t)e * es, av + (size_t)(ro[i] + t) * es, es);
@@ -238,6 +314,7 @@ static loom_status sell_build(omp_plan_data *d, const loom_csr *A, size_t es, in
     d->sell_slices = slices;
     d->sell_bytes = ((size_t)slices + 1) * (sizeof(int64_t) + sizeof(int32_t)) +
                     (size_t)slices * (size_t)h * sizeof(int32_t) +
+                    (d->sell_rows ? (size_t)slices * (size_t)h * sizeof(int64_t) : 0) +
                     (size_t)padded * (sizeof(int32_t) + es);
     return LOOM_SUCCESS;
 }
@@ -293,6 +370,7 @@ static void sell_race(omp_plan_data *d, const loom_csr *A, size_t es)
         g.sell_cols = d->sell_cols;
         g.sell_vals = d->sell_vals;
         g.sell_part = d->sell_part;
+        g.sell_rows = d->sell_rows;
         const double t0 = omp_get_wtime();
         d->spmm(&g);
         const double t = omp_get_wtime() - t0;
@@ -305,11 +383,12 @@ static void sell_race(omp_plan_data *d, const loom_csr *A, size_t es)
         return;
     loom__free(d->sell_ptr);
     loom__free(d->sell_part);
+    loom__free(d->sell_rows);
     loom__free(d->sell_len);
     loom__free(d->sell_min);
     loom__free(d->sell_cols);
     loom__free(d->sell_vals);
-    d->sell_ptr = d->sell_part = NULL;
+    d->sell_ptr = d->sell_part = d->sell_rows = NULL;
     d->sell_len = d->sell_min = d->sell_cols = NULL;
     d->sell_vals = NULL;
     d->sell_h = 0;
@@ -437,6 +516,7 @@ static loom_status openmp_spmm(loom_plan *plan, double alpha, const loom_dense *
         g.sell_cols = d->sell_cols;
         g.sell_vals = d->sell_vals;
         g.sell_part = d->sell_part;
+        g.sell_rows = d->sell_rows;
     }
     d->spmm(&g);
     return LOOM_SUCCESS;
