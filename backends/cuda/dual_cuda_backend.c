@@ -1,13 +1,48 @@
 /*
- * dual_cuda_backend.c - the CUDA dual backend's descriptor.  The dual-side
- * GEMM runs on the GPU (dual_gemm.cu); the plan uploads A and B once.
- * The im2col strategies of a convolution run on the host (the OpenMP ones
- * when built) and feed the GPU GEMM.  On a machine without a driver or a
- * device the probe says so and nothing else is called.
+ * dual_cuda_backend.c - the CUDA dual backend's descriptor: the dual-side
+ * GEMM on the GPU (its plan uploads A and B once).  The im2col strategies
+ * of a convolution run on the host (the OpenMP ones when built) and feed
+ * the GPU GEMM.  On a machine without a driver or a device the probe says
+ * so and nothing else is called.
+ *
+ * Two environment variables, for tests and benchmarks (neither changes
+ * the bits): LOOM_DUAL_CUDA_EXACT=1 makes the GEMM test both masks for
+ * every product even when the values allow the faster path
+ * (dual_zero_safe.c); LOOM_DUAL_CUDA_TILE=64x256|32x256|32x128 forces
+ * the GEMM's block tile (f32; f64 always uses 32x128).
  */
 #include "config.h"
 #include "dual_internal.h"
 #include "dual_cuda.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static loom_status cuda_fail(int rc, const char *what)
+{
+    return loom__error(loom__dual_cuda_is_oom(rc) ? LOOM_ERR_OUT_OF_MEMORY : LOOM_ERR_DEVICE,
+                       "dual backend cuda: %s: %s", what, loom__dual_cuda_error_string(rc));
+}
+
+static int env_exact(void)
+{
+    const char *e = getenv("LOOM_DUAL_CUDA_EXACT");
+    return e && *e && strcmp(e, "0") != 0;
+}
+
+static int env_tile(void)
+{
+    const char *e = getenv("LOOM_DUAL_CUDA_TILE");
+    if (!e)
+        return DUAL_CUDA_TILE_AUTO;
+    if (!strcmp(e, "64x256"))
+        return DUAL_CUDA_TILE_64X256;
+    if (!strcmp(e, "32x256"))
+        return DUAL_CUDA_TILE_32X256;
+    if (!strcmp(e, "32x128"))
+        return DUAL_CUDA_TILE_32X128;
+    return DUAL_CUDA_TILE_AUTO;
+}
 
 static loom_status cuda_dual_probe(void)
 {
@@ -19,46 +54,63 @@ static loom_status cuda_dual_probe(void)
     return LOOM_SUCCESS;
 }
 
-typedef struct cuda_dual_data {
-    dual_cuda_bitmap A, B;
-} cuda_dual_data;
-
-static loom_status upload(const loom_bitmap *bm, dual_cuda_bitmap *out)
+/* A host bitmap on the device, packed; with its line offsets when asked. */
+static loom_status upload(const loom_bitmap *bm, bool with_lines, dual_cuda_bitmap *out)
 {
     const loom_bitmap_view *v = &bm->v;
+    int32_t *lines = NULL;
+    int64_t tiles = v->tile_rows * v->tile_cols;
+    if (with_lines) {
+        lines = loom__malloc((size_t)(tiles ? tiles : 1) * LOOM__TILE * sizeof(int32_t));
+        if (!lines)
+            return loom__error(LOOM_ERR_OUT_OF_MEMORY, "dual backend cuda: out of memory");
+        for (int64_t t = 0; t < tiles; t++) {
+            int32_t pos = 0;
+            for (int l = 0; l < LOOM__TILE; l++) {
+                lines[t * LOOM__TILE + l] = pos;
+                pos += __builtin_popcount(v->masks[t * LOOM__TILE + l]);
+            }
+        }
+    }
     int rc = loom__dual_cuda_upload(v->rows, v->cols, v->tile_rows, v->tile_cols, v->nnz,
-                                    v->tile_bits, v->masks, v->tile_offsets, v->values,
+                                    v->tile_bits, v->masks, v->tile_offsets, lines, v->values,
                                     loom_dtype_size(v->dtype), out);
-    if (rc)
-        return loom__error(rc == 2 ? LOOM_ERR_OUT_OF_MEMORY : LOOM_ERR_DEVICE,
-                           "dual backend cuda: copying a bitmap to the device: %s",
-                           loom__dual_cuda_error_string(rc));
-    return LOOM_SUCCESS;
+    loom__free(lines);
+    return rc ? cuda_fail(rc, "copying a bitmap to the device") : LOOM_SUCCESS;
 }
+
+/* ------------------------------------------------------------ the GEMM */
+
+typedef struct cuda_gemm_data {
+    dual_cuda_bitmap A, B;
+    bool zero_safe; /* both operands' values allow the zero-product path */
+} cuda_gemm_data;
 
 static loom_status cuda_dual_prepare(loom_dual_gemm_plan *plan)
 {
-    cuda_dual_data *d = loom__calloc(1, sizeof *d);
+    cuda_gemm_data *d = loom__calloc(1, sizeof *d);
     if (!d)
         return loom__error(LOOM_ERR_OUT_OF_MEMORY, "dual backend cuda: out of memory");
-    loom_status st = upload(plan->A, &d->A);
-    if (st == LOOM_SUCCESS && (st = upload(plan->B, &d->B)) != LOOM_SUCCESS)
-        loom__dual_cuda_free(&d->A);
+    loom_status st = upload(plan->A, false, &d->A);
+    if (st == LOOM_SUCCESS && (st = upload(plan->B, false, &d->B)) != LOOM_SUCCESS)
+        loom__dual_cuda_bitmap_free(&d->A);
     if (st != LOOM_SUCCESS) {
         loom__free(d);
         return st;
     }
+    d->zero_safe = loom__dual_zero_safe(plan->A->v.values, plan->A->v.nnz, plan->dtype) &&
+                   loom__dual_zero_safe(plan->B->v.values, plan->B->v.nnz, plan->dtype);
     plan->backend_data = d;
     return LOOM_SUCCESS;
 }
 
 static void cuda_dual_release(loom_dual_gemm_plan *plan)
 {
-    cuda_dual_data *d = plan->backend_data;
+    cuda_gemm_data *d = plan->backend_data;
     if (!d)
         return;
-    loom__dual_cuda_free(&d->A);
-    loom__dual_cuda_free(&d->B);
+    loom__dual_cuda_bitmap_free(&d->A);
+    loom__dual_cuda_bitmap_free(&d->B);
     loom__free(d);
     plan->backend_data = NULL;
 }
@@ -66,14 +118,12 @@ static void cuda_dual_release(loom_dual_gemm_plan *plan)
 static loom_status cuda_dual_gemm(loom_dual_gemm_plan *plan, double alpha, double beta,
                                   loom_dense *C)
 {
-    cuda_dual_data *d = plan->backend_data;
+    cuda_gemm_data *d = plan->backend_data;
     int rc = loom__dual_cuda_gemm(&d->A, &d->B, plan->dtype == LOOM_F64, alpha, beta, C->data,
                                   C->ld, C->layout == LOOM_COL_MAJOR,
-                                  C->memory == LOOM_MEMORY_DEVICE, plan->ctx.stream);
-    if (rc)
-        return loom__error(LOOM_ERR_DEVICE, "dual backend cuda: dual-side GEMM: %s",
-                           loom__dual_cuda_error_string(rc));
-    return LOOM_SUCCESS;
+                                  C->memory == LOOM_MEMORY_DEVICE, !d->zero_safe || env_exact(),
+                                  env_tile(), plan->ctx.stream);
+    return rc ? cuda_fail(rc, "dual-side GEMM") : LOOM_SUCCESS;
 }
 
 /* The host dual backend that does a convolution's im2col for the GPU. */

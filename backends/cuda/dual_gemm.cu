@@ -1,177 +1,141 @@
 /*
  * dual_gemm.cu - the dual-side sparse GEMM on CUDA cores.  Must match
  * loom__ref_dual_gemm (reference/dual_gemm.h) bit for bit: every C element
- * is accumulated over k in increasing order, only where both A(i,k) and
- * B(k,j) are non-zero, acc = __fmaf_rn(a, b, acc) from +0, and finished
- * with beta == 0 ? alpha*acc : fma(alpha, acc, beta*c).  Built with
- * --fmad=false so the finish's products are not contracted.
+ * is accumulated from +0 over k in increasing order, only where A(i,k) and
+ * B(k,j) are both non-zero, acc = fma(a, b, acc) rounded once, and
+ * finished with beta == 0 ? alpha*acc : fma(alpha, acc, beta*c).  Built
+ * with --fmad=false, so alpha*acc and beta*c are not contracted.
  *
- * One block per 32x32 warp tile of C, 256 threads: thread (ty, tx) owns
- * column tx and rows ty, ty+8, ty+16, ty+24.  For each k-tile whose two
- * operand tiles are both present (the tile bitmap), the block stages the
- * 32+32 masks and the condensed values of both tiles in shared memory;
- * then for kk = 0..31 each thread finds its operands by popcount (the
- * gather), multiplies and accumulates in registers (the scatter is the
- * thread's own position), so the order over k is the reference's.
+ * Work split (tile sizes change the speed, never the order):
+ *   a 256-thread block owns BM x BN elements of C (64x256, 32x256 or
+ *   32x128); each warp owns 4 rows of each 32-row group and the 32 lanes
+ *   share them, lane l owning CPL columns (l*V .. l*V+V-1 in each 32*V
+ *   column slice, V = 16 bytes / sizeof(real), for conflict-free 16-byte
+ *   shared loads).  Per k-tile (32 k) both operands are expanded into
+ *   shared memory as dense slices, sA[k][row] and sB[k][col], zeros where
+ *   an element is absent, then the warp walks k in increasing order.
+ *
+ * Skipping, from coarse to fine, all uniform (no divergence):
+ *   - a k-tile whose A tiles (BM/32) or B tiles (BN/32) are all absent in
+ *     the tile bitmaps: nothing is loaded;
+ *   - k where A's column segment over the block's rows or B's row segment
+ *     over its columns is empty ("active" lines): never expanded;
+ *   - per warp and group, k where none of its 4 rows has A(i,k) != 0:
+ *     the walk visits only the set bits of the union of the 4 row masks
+ *     (the row masks are the transpose of A's column-condensed masks, done
+ *     with one __ballot_sync), in increasing order (__ffs, clear lowest).
+ *   Inside that walk every lane multiplies its 4 a's by its CPL b's.
+ *
+ * Why that can be bit-exact although some products have a zero operand:
+ * the walk multiplies absent elements as +0.  fma(+-0, b, acc) returns acc
+ * unchanged unless acc is -0 (+0 comes back) or b is Inf/NaN (NaN comes
+ * back).  Neither can happen when every stored value v of A and B is
+ * finite with |v| >= 2^-50 (f32) or 2^-480 (f64): then every product a*b
+ * is a multiple of 2^-149 (2^-1074), acc (a float, so a multiple of that
+ * too) plus a*b is either exactly 0, which rounds to +0, or at least the
+ * smallest subnormal in magnitude, which does not round to 0; so acc is
+ * never -0 and stays finite or +-Inf (never NaN).  The host checks this
+ * (loom__dual_zero_safe, dual_zero_safe.c) and asks for that path with
+ * exact = 0.  Otherwise (exact = 1) each product is guarded by both mask
+ * bits, which is the reference's test itself.  Both paths are tested
+ * against the reference (tests/test_dual_cuda.c forces each).
+ *
+ * Expected speed (a prediction, written before measuring; see
+ * bench/results/dual/README.md for what was measured): per k visited a
+ * lane issues 3 shared loads (16 bytes each, no bank conflicts) and 4*CPL
+ * FFMAs, about 80% FFMA issue; dense work is then density(A's 4-row
+ * union) of a dense GEMM, about 59% at 80% sparsity and 34% at 90%.
  */
 #include "dual_cuda.h"
+#include "dual_common.cuh"
+#include "dual_gemm_kernel.cuh"
 
 #include <cuda_runtime.h>
 
 namespace {
 
-constexpr int T = 32;
-constexpr int THREADS = 256;
+using namespace loom_dual;
 
-__device__ inline float fma_rn(float a, float b, float c) { return __fmaf_rn(a, b, c); }
-__device__ inline double fma_rn(double a, double b, double c) { return __fma_rn(a, b, c); }
-
-template <typename real>
-__global__ void __launch_bounds__(THREADS)
-dual_gemm_kernel(dual_cuda_bitmap A, dual_cuda_bitmap B, real alpha, real beta, real *C,
-                 int64_t ldc, int col_major)
+template <typename real, int GROUPS, int CPL>
+int launch_shape(const dual_cuda_bitmap *A, const dual_cuda_bitmap *B, real alpha, real beta,
+                 real *C, int64_t ldc, int col_major, int exact, cudaStream_t stream)
 {
-    __shared__ uint32_t sma[T], smb[T];
-    __shared__ real sa[T * T], sb[T * T];
-    const int64_t ti = blockIdx.y, tj = blockIdx.x;
-    const int tx = threadIdx.x % T, ty = threadIdx.x / T;
-    const uint32_t below_tx = (1u << tx) - 1u;
-    const real *av = static_cast<const real *>(A.values);
-    const real *bv = static_cast<const real *>(B.values);
-    real acc[4] = {real(0), real(0), real(0), real(0)};
+    const int64_t col_blocks = (B->tile_cols + CPL - 1) / CPL;
+    const int64_t row_blocks = (A->tile_rows + GROUPS - 1) / GROUPS;
+    const int64_t blocks = col_blocks * row_blocks;
+    if (blocks > 0x7fffffff)
+        return (int)cudaErrorInvalidConfiguration;
+    if (exact)
+        dual_gemm_kernel<real, GROUPS, CPL, true><<<(unsigned)blocks, THREADS, 0, stream>>>(
+            *A, *B, alpha, beta, C, ldc, col_major, col_blocks);
+    else
+        dual_gemm_kernel<real, GROUPS, CPL, false><<<(unsigned)blocks, THREADS, 0, stream>>>(
+            *A, *B, alpha, beta, C, ldc, col_major, col_blocks);
+    return (int)cudaGetLastError();
+}
 
-    for (int64_t tk = 0; tk < A.tile_cols; tk++) {
-        const int64_t ta = ti * A.tile_cols + tk, tb = tk * B.tile_cols + tj;
-        if (!(A.tile_bits[ta / 64] >> (ta % 64) & 1u) || !(B.tile_bits[tb / 64] >> (tb % 64) & 1u))
-            continue; /* uniform over the block */
-        const int64_t a0 = A.tile_offsets[ta], na = A.tile_offsets[ta + 1] - a0;
-        const int64_t b0 = B.tile_offsets[tb], nb = B.tile_offsets[tb + 1] - b0;
-        __syncthreads();
-        if (threadIdx.x < T)
-            sma[threadIdx.x] = A.masks[ta * T + threadIdx.x];
-        else if (threadIdx.x < 2 * T)
-            smb[threadIdx.x - T] = B.masks[tb * T + threadIdx.x - T];
-        for (int64_t e = threadIdx.x; e < na; e += THREADS)
-            sa[e] = av[a0 + e];
-        for (int64_t e = threadIdx.x; e < nb; e += THREADS)
-            sb[e] = bv[b0 + e];
-        __syncthreads();
-        int pa = 0, pb = 0;
-        for (int kk = 0; kk < T; kk++) { /* k = tk*32 + kk, increasing */
-            const uint32_t ma = sma[kk], mb = smb[kk];
-            if (ma && (mb >> tx & 1u)) {
-                const real b = sb[pb + __popc(mb & below_tx)];
-#pragma unroll
-                for (int q = 0; q < 4; q++) {
-                    const int r = ty + 8 * q;
-                    if (ma >> r & 1u)
-                        acc[q] = fma_rn(sa[pa + __popc(ma & ((1u << r) - 1u))], b, acc[q]);
-                }
-            }
-            pa += __popc(ma);
-            pb += __popc(mb);
-        }
+int sm_count()
+{
+    int dev = 0, sms = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
+        cudaGetLastError();
+        return 1;
     }
-    const int64_t j = tj * T + tx;
-    if (j >= B.cols)
-        return;
-#pragma unroll
-    for (int q = 0; q < 4; q++) {
-        const int64_t i = ti * T + ty + 8 * q;
-        if (i >= A.rows)
-            continue;
-        real *y = C + (col_major ? i + j * ldc : i * ldc + j);
-        *y = (beta == real(0)) ? alpha * acc[q] : fma_rn(alpha, acc[q], beta * *y);
+    return sms;
+}
+
+/* The largest block tile that still gives every multiprocessor two blocks
+ * (a prediction; the benchmark can force each with LOOM_DUAL_CUDA_TILE). */
+int choose_tile(const dual_cuda_bitmap *A, const dual_cuda_bitmap *B)
+{
+    const int64_t want = 2 * (int64_t)sm_count();
+    const int64_t cb8 = (B->tile_cols + 7) / 8;
+    if (cb8 * ((A->tile_rows + 1) / 2) >= want)
+        return DUAL_CUDA_TILE_64X256;
+    if (cb8 * A->tile_rows >= want)
+        return DUAL_CUDA_TILE_32X256;
+    return DUAL_CUDA_TILE_32X128;
+}
+
+int launch_f32(const dual_cuda_bitmap *A, const dual_cuda_bitmap *B, float alpha, float beta,
+               float *C, int64_t ldc, int col_major, int exact, int tile, cudaStream_t stream)
+{
+    if (tile == DUAL_CUDA_TILE_AUTO)
+        tile = choose_tile(A, B);
+    switch (tile) {
+    case DUAL_CUDA_TILE_64X256:
+        return launch_shape<float, 2, 8>(A, B, alpha, beta, C, ldc, col_major, exact, stream);
+    case DUAL_CUDA_TILE_32X256:
+        return launch_shape<float, 1, 8>(A, B, alpha, beta, C, ldc, col_major, exact, stream);
+    default:
+        return launch_shape<float, 1, 4>(A, B, alpha, beta, C, ldc, col_major, exact, stream);
     }
 }
 
-template <typename real>
-int launch(const dual_cuda_bitmap *A, const dual_cuda_bitmap *B, double alpha, double beta,
-           real *C, int64_t ldc, int col_major, cudaStream_t stream)
+/* f64: one shape, 32x128 (32 double accumulators a lane). */
+int launch_f64(const dual_cuda_bitmap *A, const dual_cuda_bitmap *B, double alpha, double beta,
+               double *C, int64_t ldc, int col_major, int exact, cudaStream_t stream)
 {
-    if (A->tile_rows == 0 || B->tile_cols == 0)
-        return 0;
-    dim3 grid((unsigned)B->tile_cols, (unsigned)A->tile_rows);
-    dual_gemm_kernel<real><<<grid, THREADS, 0, stream>>>(*A, *B, (real)alpha, (real)beta, C, ldc,
-                                                         col_major);
-    return (int)cudaGetLastError();
+    return launch_shape<double, 1, 4>(A, B, alpha, beta, C, ldc, col_major, exact, stream);
 }
 
 } // namespace
 
-extern "C" int loom__dual_cuda_device_count(const char **why)
-{
-    int n = 0;
-    cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess) {
-        *why = cudaGetErrorString(e);
-        cudaGetLastError();
-        return -(int)e;
-    }
-    *why = n ? "" : "no CUDA device";
-    return n;
-}
-
-extern "C" const char *loom__dual_cuda_error_string(int code)
-{
-    return cudaGetErrorString((cudaError_t)code);
-}
-
-extern "C" void loom__dual_cuda_free(dual_cuda_bitmap *b)
-{
-    cudaFree(b->tile_bits);
-    cudaFree(b->masks);
-    cudaFree(b->tile_offsets);
-    cudaFree(b->values);
-    b->tile_bits = nullptr;
-    b->masks = nullptr;
-    b->tile_offsets = nullptr;
-    b->values = nullptr;
-}
-
-extern "C" int loom__dual_cuda_upload(int64_t rows, int64_t cols, int64_t tile_rows,
-                                      int64_t tile_cols, int64_t nnz, const uint64_t *tile_bits,
-                                      const uint32_t *masks, const int64_t *tile_offsets,
-                                      const void *values, size_t elem_size, dual_cuda_bitmap *out)
-{
-    dual_cuda_bitmap b = {rows, cols, tile_rows, tile_cols, nnz, nullptr, nullptr, nullptr, nullptr};
-    const size_t tiles = (size_t)(tile_rows * tile_cols);
-    const size_t bit_bytes = ((tiles + 63) / 64 + 1) * sizeof(uint64_t);
-    const size_t mask_bytes = (tiles * T + 1) * sizeof(uint32_t);
-    const size_t off_bytes = (tiles + 1) * sizeof(int64_t);
-    const size_t val_bytes = (size_t)(nnz ? nnz : 1) * elem_size;
-    cudaError_t e;
-    if ((e = cudaMalloc(&b.tile_bits, bit_bytes)) != cudaSuccess ||
-        (e = cudaMalloc(&b.masks, mask_bytes)) != cudaSuccess ||
-        (e = cudaMalloc(&b.tile_offsets, off_bytes)) != cudaSuccess ||
-        (e = cudaMalloc(&b.values, val_bytes)) != cudaSuccess ||
-        (e = cudaMemcpy(b.tile_bits, tile_bits, ((tiles + 63) / 64) * sizeof(uint64_t),
-                        cudaMemcpyHostToDevice)) != cudaSuccess ||
-        (e = cudaMemcpy(b.masks, masks, tiles * T * sizeof(uint32_t), cudaMemcpyHostToDevice)) !=
-            cudaSuccess ||
-        (e = cudaMemcpy(b.tile_offsets, tile_offsets, off_bytes, cudaMemcpyHostToDevice)) !=
-            cudaSuccess ||
-        (e = cudaMemcpy(b.values, values, (size_t)nnz * elem_size, cudaMemcpyHostToDevice)) !=
-            cudaSuccess) {
-        loom__dual_cuda_free(&b);
-        return (int)e;
-    }
-    *out = b;
-    return 0;
-}
-
 extern "C" int loom__dual_cuda_gemm(const dual_cuda_bitmap *A, const dual_cuda_bitmap *B, int f64,
                                     double alpha, double beta, void *C, int64_t ldc, int col_major,
-                                    int c_on_device, void *stream_ptr)
+                                    int c_on_device, int exact, int tile, void *stream_ptr)
 {
     cudaStream_t stream = static_cast<cudaStream_t>(stream_ptr);
     const size_t es = f64 ? sizeof(double) : sizeof(float);
     const int64_t m = A->rows, n = B->cols;
     /* The span of C: rows x ld (row-major) or ld x cols (column-major). */
     const size_t span = m && n ? (size_t)(col_major ? (n - 1) * ldc + m : (m - 1) * ldc + n) : 0;
+    if (!span)
+        return 0;
     void *dC = C;
     cudaError_t e = cudaSuccess;
-    if (!c_on_device && span) {
+    if (!c_on_device) {
         if ((e = cudaMalloc(&dC, span * es)) != cudaSuccess)
             return (int)e;
         /* Copied in even when beta == 0: the padding between columns (ld)
@@ -182,16 +146,17 @@ extern "C" int loom__dual_cuda_gemm(const dual_cuda_bitmap *A, const dual_cuda_b
             return (int)e;
         }
     }
-    int rc = span ? (f64 ? launch<double>(A, B, alpha, beta, static_cast<double *>(dC), ldc,
-                                          col_major, stream)
-                         : launch<float>(A, B, alpha, beta, static_cast<float *>(dC), ldc,
-                                         col_major, stream))
-                  : 0;
-    if (!c_on_device && span) {
+    int rc = f64 ? launch_f64(A, B, alpha, beta, static_cast<double *>(dC), ldc, col_major, exact,
+                              stream)
+                 : launch_f32(A, B, (float)alpha, (float)beta, static_cast<float *>(dC), ldc,
+                              col_major, exact, tile, stream);
+    if (!c_on_device) {
         if (rc == 0)
             rc = (int)cudaMemcpyAsync(C, dC, span * es, cudaMemcpyDeviceToHost, stream);
         if (rc == 0)
             rc = (int)cudaStreamSynchronize(stream);
+        else
+            cudaStreamSynchronize(stream);
         cudaFree(dC);
     }
     return rc;

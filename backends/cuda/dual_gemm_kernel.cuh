@@ -1,0 +1,232 @@
+/*
+ * dual_gemm_kernel.cuh - the dual-side GEMM kernel (device code only; the
+ * launch is in dual_gemm.cu, which describes the design).  Must match
+ * loom__ref_dual_gemm (reference/dual_gemm.h) bit for bit.
+ */
+#ifndef LOOM_DUAL_GEMM_KERNEL_CUH
+#define LOOM_DUAL_GEMM_KERNEL_CUH
+
+#include "dual_cuda.h"
+#include "dual_common.cuh"
+
+namespace loom_dual {
+
+constexpr int WARPS = 8, THREADS = WARPS * 32;
+constexpr int ROWS = 4; /* rows of C per warp in each 32-row group */
+
+template <typename real> struct vec16;
+template <> struct vec16<float> {
+    using type = float4;
+};
+template <> struct vec16<double> {
+    using type = double2;
+};
+__device__ __forceinline__ void unpack(const float4 &v, float *o)
+{
+    o[0] = v.x;
+    o[1] = v.y;
+    o[2] = v.z;
+    o[3] = v.w;
+}
+__device__ __forceinline__ void unpack(const double2 &v, double *o)
+{
+    o[0] = v.x;
+    o[1] = v.y;
+}
+
+/* GROUPS: 32-row groups of C per block (BM = 32*GROUPS); CPL: columns per
+ * lane (BN = 32*CPL, so the block spans CPL tiles of B); EXACT: test both
+ * mask bits of every product. */
+template <typename real, int GROUPS, int CPL, bool EXACT>
+__global__ void __launch_bounds__(THREADS, 2)
+    dual_gemm_kernel(const dual_cuda_bitmap A, const dual_cuda_bitmap B, const real alpha,
+                     const real beta, real *__restrict__ C, const int64_t ldc, const int col_major,
+                     const int64_t col_blocks)
+{
+    constexpr int V = 16 / (int)sizeof(real); /* elements per 16-byte load */
+    constexpr int VECS = CPL / V;
+    constexpr int NT = CPL;       /* B tiles across the block */
+    constexpr int BN = T * CPL;   /* columns of C per block */
+    constexpr int BM = T * GROUPS;
+    constexpr int LINE_GROUPS = WARPS / NT; /* warps sharing one B tile's expansion */
+    static_assert(CPL % V == 0 && WARPS % NT == 0 && ROWS % V == 0, "tile shape");
+    using vec = typename vec16<real>::type;
+
+    __shared__ __align__(16) real sA[T * BM]; /* [k][row], zeros where absent */
+    __shared__ __align__(16) real sB[T * BN]; /* [k][col], zeros where absent */
+    __shared__ uint32_t sMB[2][NT][T];        /* B masks (line k, bit = column) */
+    __shared__ int32_t sOB[2][NT][T];         /* a line's first value inside its tile */
+    __shared__ int64_t sBase[2][NT];          /* a tile's first value */
+
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const uint32_t below = (1u << lane) - 1u;
+    const int64_t bx = blockIdx.x % col_blocks, by = blockIdx.x / col_blocks;
+    const int64_t tj0 = bx * NT, ti0 = by * GROUPS;
+    const real *__restrict__ av = static_cast<const real *>(A.values);
+    const real *__restrict__ bv = static_cast<const real *>(B.values);
+
+    real acc[GROUPS][ROWS][CPL];
+#pragma unroll
+    for (int g = 0; g < GROUPS; g++)
+#pragma unroll
+        for (int r = 0; r < ROWS; r++)
+#pragma unroll
+            for (int c = 0; c < CPL; c++)
+                acc[g][r][c] = real(0);
+
+    int buf = 0; /* sMB/sOB/sBase alternate at each barrier S1 */
+    for (int64_t tk = 0; tk < A.tile_cols; tk++) {
+        /* Tile bitmaps: skip the k-tile when either side is all absent. */
+        int64_t ta[GROUPS];
+        bool apres[GROUPS], any_a = false;
+#pragma unroll
+        for (int g = 0; g < GROUPS; g++) {
+            ta[g] = (ti0 + g) * A.tile_cols + tk;
+            apres[g] = ti0 + g < A.tile_rows && tile_bit(A.tile_bits, ta[g]);
+            any_a |= apres[g];
+        }
+        if (!any_a)
+            continue;
+        uint32_t bpres = 0;
+#pragma unroll
+        for (int t = 0; t < NT; t++)
+            if (tj0 + t < B.tile_cols && tile_bit(B.tile_bits, tk * B.tile_cols + tj0 + t))
+                bpres |= 1u << t;
+        if (!bpres)
+            continue;
+
+        /* Phase 1: lane k holds A's column masks (bit = row) and the
+         * position of each column's first value; warp t < NT stages B
+         * tile t's row masks and offsets for everyone. */
+        uint32_t ma[GROUPS];
+        int oa[GROUPS];
+        int64_t abase[GROUPS];
+#pragma unroll
+        for (int g = 0; g < GROUPS; g++) {
+            ma[g] = apres[g] ? A.masks[ta[g] * T + lane] : 0u;
+            abase[g] = apres[g] ? tile_start(A.tile_offsets, A.tile_stride, ta[g]) : 0;
+            oa[g] = warp_exclusive_scan(__popc(ma[g]), lane);
+        }
+        if (warp < NT) {
+            const bool p = bpres >> warp & 1u;
+            const int64_t tb = tk * B.tile_cols + tj0 + warp;
+            const uint32_t mb = p ? B.masks[tb * T + lane] : 0u;
+            sMB[buf][warp][lane] = mb;
+            sOB[buf][warp][lane] = warp_exclusive_scan(__popc(mb), lane);
+            if (lane == 0)
+                sBase[buf][warp] = p ? tile_start(B.tile_offsets, B.tile_stride, tb) : 0;
+        }
+        __syncthreads(); /* S1 */
+
+        uint32_t mbor = 0, maor = 0;
+#pragma unroll
+        for (int t = 0; t < NT; t++)
+            mbor |= sMB[buf][t][lane];
+#pragma unroll
+        for (int g = 0; g < GROUPS; g++)
+            maor |= ma[g];
+        const uint32_t active = __ballot_sync(FULL, maor != 0 && mbor != 0);
+        if (active) {
+            /* Expand A: warp w takes lines k = w, w+8, ...; lane = row. */
+#pragma unroll
+            for (int kk = warp; kk < T; kk += WARPS) {
+                if (!(active >> kk & 1u))
+                    continue;
+#pragma unroll
+                for (int g = 0; g < GROUPS; g++) {
+                    const uint32_t m = __shfl_sync(FULL, ma[g], kk);
+                    const int o = __shfl_sync(FULL, oa[g], kk);
+                    real v = real(0);
+                    if (m >> lane & 1u)
+                        v = av[abase[g] + o + __popc(m & below)];
+                    sA[kk * BM + g * T + lane] = v;
+                }
+            }
+            /* Expand B: tile t = warp % NT, lines k = warp / NT + i*LINE_GROUPS;
+             * lane = column inside the tile. */
+            {
+                const int t = warp % NT;
+                const int64_t base = sBase[buf][t];
+#pragma unroll 8
+                for (int kk = warp / NT; kk < T; kk += LINE_GROUPS) {
+                    if (!(active >> kk & 1u))
+                        continue;
+                    const uint32_t m = sMB[buf][t][kk];
+                    real v = real(0);
+                    if (m >> lane & 1u)
+                        v = bv[base + sOB[buf][t][kk] + __popc(m & below)];
+                    sB[kk * BN + t * T + lane] = v;
+                }
+            }
+            __syncthreads(); /* S2 */
+
+            /* The walk: k in increasing order over the rows' union. */
+#pragma unroll
+            for (int g = 0; g < GROUPS; g++) {
+                uint32_t todo =
+                    __ballot_sync(FULL, (ma[g] >> (ROWS * warp) & ((1u << ROWS) - 1u)) != 0) &
+                    active;
+                while (todo) {
+                    const int kk = __ffs(todo) - 1;
+                    todo &= todo - 1u;
+                    real a[ROWS], b[CPL];
+                    const vec *pa = reinterpret_cast<const vec *>(&sA[kk * BM + g * T + ROWS * warp]);
+#pragma unroll
+                    for (int h = 0; h < ROWS / V; h++)
+                        unpack(pa[h], &a[h * V]);
+#pragma unroll
+                    for (int q = 0; q < VECS; q++)
+                        unpack(*reinterpret_cast<const vec *>(&sB[kk * BN + q * T * V + lane * V]),
+                               &b[q * V]);
+                    if (EXACT) {
+                        const uint32_t arow = __shfl_sync(FULL, ma[g], kk) >> (ROWS * warp);
+#pragma unroll
+                        for (int q = 0; q < VECS; q++) {
+                            const int col0 = q * T * V + lane * V;
+                            const uint32_t bcol = sMB[buf][col0 / T][kk] >> (col0 % T);
+#pragma unroll
+                            for (int r = 0; r < ROWS; r++)
+#pragma unroll
+                                for (int e = 0; e < V; e++)
+                                    if ((arow >> r) & (bcol >> e) & 1u)
+                                        acc[g][r][q * V + e] =
+                                            fma_rn(a[r], b[q * V + e], acc[g][r][q * V + e]);
+                        }
+                    } else {
+#pragma unroll
+                        for (int r = 0; r < ROWS; r++)
+#pragma unroll
+                            for (int c = 0; c < CPL; c++)
+                                acc[g][r][c] = fma_rn(a[r], b[c], acc[g][r][c]);
+                    }
+                }
+            }
+        }
+        buf ^= 1;
+    }
+
+    /* The finish, once per element, as the reference writes it. */
+#pragma unroll
+    for (int g = 0; g < GROUPS; g++)
+#pragma unroll
+        for (int r = 0; r < ROWS; r++) {
+            const int64_t i = (ti0 + g) * T + ROWS * warp + r;
+            if (i >= A.rows)
+                continue;
+#pragma unroll
+            for (int q = 0; q < VECS; q++)
+#pragma unroll
+                for (int e = 0; e < V; e++) {
+                    const int64_t j = bx * BN + q * T * V + lane * V + e;
+                    if (j >= B.cols)
+                        continue;
+                    real *y = C + (col_major ? i + j * ldc : i * ldc + j);
+                    const real s = acc[g][r][q * V + e];
+                    *y = (beta == real(0)) ? alpha * s : fma_rn(alpha, s, beta * *y);
+                }
+        }
+}
+
+} // namespace loom_dual
+
+#endif
