@@ -5,7 +5,8 @@
  * device, so the next plan for the same problem costs one file read.
  *
  * Cost bound: each candidate runs twice (a clearly slow one once), then
- * the FINALISTS best run FINAL_ROUNDS more times: at most 2C + 12 runs,
+ * the FINALISTS best run FINAL_ROUNDS more times (DEVICE_FINAL_RUNS on a
+ * device clock): at most 2C + 12 runs (2C + 6 on a device),
  * plus each candidate's preprocessing.  C is the model's TOP_BY_MODEL best
  * when the backend has a model (20 runs): the model keeps the slow
  * candidates, which dominate the cost, away; else the backend's list (12
@@ -36,6 +37,7 @@
 #define FINALISTS 3
 #define PRUNE 2.0      /* a first run this many times the best so far: no second */
 #define FINAL_ROUNDS 4 /* interleaved rounds over the finalists, one run each */
+#define DEVICE_FINAL_RUNS 2 /* on a device clock, one batch per finalist instead */
 #define TOP_BY_MODEL 4 /* held out on the H200 sweep, the oracle is among the model's
                           * best 4 for 0.999 of the oracle's speed (best 6: 0.9996) */
 #define MAX_CANDIDATES 32
@@ -374,7 +376,7 @@ static int slowest_live(const trial *t, int n)
  * FINALISTS fastest so far stay prepared.  Round 2: FINAL_ROUNDS more runs
  * of each finalist, on the host clock in rounds of one run each,
  * interleaved so that a slow moment of the machine falls on all of them
- * alike.
+ * alike; on a device clock DEVICE_FINAL_RUNS in one batch.
  */
 static loom_status tune_run(loom_plan *p, const loom_dense *caller_x, const loom_strategy *cand, int c,
                             trial *t, int *count, int *runs, double *setup_ms)
@@ -420,12 +422,14 @@ static loom_status tune_run(loom_plan *p, const loom_dense *caller_x, const loom
         st = loom__error(LOOM_ERR_NOT_SUPPORTED, "tune: backend %s runs none of the candidates",
                          p->backend->name);
     /* The host clock is at the mercy of other processes: interleave.  A
-     * device clock is not, and each call waits once: batch. */
-    const int rounds = p->backend->time_spmm ? 1 : FINAL_ROUNDS;
+     * device clock is not (repeated runs agree to about 2%), and each call
+     * waits once: one short batch. */
+    const bool device_clock = p->backend->time_spmm != NULL;
+    const int rounds = device_clock ? 1 : FINAL_ROUNDS;
     for (int r = 0; r < rounds && st == LOOM_SUCCESS; r++)
         for (int i = 0; i < n && st == LOOM_SUCCESS; i++)
             if (t[i].live)
-                st = trial_time(&t[i], &sc, FINAL_ROUNDS / rounds, runs);
+                st = trial_time(&t[i], &sc, device_clock ? DEVICE_FINAL_RUNS : 1, runs);
     for (int i = 0; i < n; i++)
         trial_drop(&t[i]);
     if (st == LOOM_SUCCESS)
