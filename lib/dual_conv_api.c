@@ -4,7 +4,13 @@
  * im2col (the plan's strategy) -> bitmap -> dual-side GEMM into Y.
  *
  * Every strategy hands the same non-zeros, in the same bitmap, to the same
- * dual-side GEMM, so the three strategies give identical bits.
+ * dual-side GEMM, so the three strategies give identical bits.  A backend
+ * with conv slots (cuda) runs those same steps on its device instead of
+ * the host loop below (lib/dual_internal.h).
+ *
+ * Where the im2col entry points run: dense on the host for host operands
+ * and on the GPU for device operands; CSR and bitmap (host handles) on
+ * the context's dual backend, else openmp, else the reference.
  */
 #include "config.h"
 #include "dual_internal.h"
@@ -80,15 +86,26 @@ loom_status loom_conv_im2col_dense(const loom_conv_shape *s, const loom_dense *X
         st = check_image(s, image, X->rows, X->cols, fn);
     if (st != LOOM_SUCCESS)
         return st;
-    if (X->memory != LOOM_MEMORY_HOST || cols->memory != LOOM_MEMORY_HOST)
-        return loom__error(LOOM_ERR_NOT_SUPPORTED, "%s: X and cols must be in host memory", fn);
+    if (X->memory != cols->memory)
+        return loom__error(LOOM_ERR_NOT_SUPPORTED,
+                           "%s: X and cols must both be in host memory or both in device memory",
+                           fn);
     if (cols->rows != s->channels * s->kernel_h * s->kernel_w || cols->cols != oh * ow ||
         cols->dtype != X->dtype)
         return loom__error(LOOM_ERR_DIMENSION_MISMATCH,
                            "%s: cols must be (C*R*S) x (out_h*out_w) = %" PRId64 " x %" PRId64
                            " of X's dtype",
                            fn, s->channels * s->kernel_h * s->kernel_w, oh * ow);
-    return host_backend()->im2col_dense(s, oh, ow, X, image, cols);
+    if (X->memory == LOOM_MEMORY_HOST)
+        return host_backend()->im2col_dense(s, oh, ow, X, image, cols);
+    /* Device memory: the GPU's im2col, on the default stream, finished on return. */
+    const loom_dual_backend *b = loom__dual_backend(LOOM_BACKEND_CUDA);
+    if ((st = b->probe()) != LOOM_SUCCESS)
+        return st;
+    if (!b->im2col_dense)
+        return loom__error(LOOM_ERR_NOT_SUPPORTED, "%s: backend %s has no dense im2col", fn,
+                           b->name);
+    return b->im2col_dense(s, oh, ow, X, image, cols);
 }
 
 loom_status loom_conv_im2col_csr(loom_context *ctx, const loom_conv_shape *s, const loom_csr *X,
@@ -109,7 +126,13 @@ loom_status loom_conv_im2col_csr(loom_context *ctx, const loom_conv_shape *s, co
         return loom__error(LOOM_ERR_NULL_POINTER, "%s: cols is NULL", fn);
     if (X->memory != LOOM_MEMORY_HOST)
         return loom__error(LOOM_ERR_NOT_SUPPORTED, "%s: X must be in host memory", fn);
-    return host_backend()->im2col_csr(ctx, s, oh, ow, X, image, cols);
+    const loom_dual_backend *b;
+    if ((st = loom__dual_choose(ctx, LOOM_BACKEND_AUTO, LOOM_MEMORY_HOST, fn, &b)) != LOOM_SUCCESS)
+        return st;
+    if (!b->im2col_csr)
+        return loom__error(LOOM_ERR_NOT_SUPPORTED, "%s: backend %s has no CSR im2col", fn,
+                           b->name);
+    return b->im2col_csr(ctx, s, oh, ow, X, image, cols);
 }
 
 loom_status loom_conv_im2col_bitmap(loom_context *ctx, const loom_conv_shape *s,
@@ -133,7 +156,13 @@ loom_status loom_conv_im2col_bitmap(loom_context *ctx, const loom_conv_shape *s,
                            "%s: X must be row-condensed (LOOM_BITMAP_ROWS): image rows are "
                            "shifted as bit masks",
                            fn);
-    return host_backend()->im2col_bitmap(ctx, s, oh, ow, X, image, cols);
+    const loom_dual_backend *b;
+    if ((st = loom__dual_choose(ctx, LOOM_BACKEND_AUTO, LOOM_MEMORY_HOST, fn, &b)) != LOOM_SUCCESS)
+        return st;
+    if (!b->im2col_bitmap)
+        return loom__error(LOOM_ERR_NOT_SUPPORTED, "%s: backend %s has no bitmap im2col", fn,
+                           b->name);
+    return b->im2col_bitmap(ctx, s, oh, ow, X, image, cols);
 }
 
 static loom_status check_conv_plan(const loom_conv_plan *p, const char *fn)
@@ -177,13 +206,18 @@ loom_status loom_conv_plan_create(loom_context *ctx, loom_conv_plan **plan,
     const loom_dual_backend *b;
     if ((st = loom__dual_choose(ctx, backend, LOOM_MEMORY_HOST, fn, &b)) != LOOM_SUCCESS)
         return st;
-    if (!b->gemm || !b->im2col_dense || !b->im2col_csr || !b->im2col_bitmap)
+    if (!b->conv && (!b->gemm || !b->im2col_dense || !b->im2col_csr || !b->im2col_bitmap))
         return loom__error(LOOM_ERR_NOT_SUPPORTED, "%s: backend %s has no sparse convolution",
                            fn, b->name);
     loom_conv_plan *p = loom__calloc(1, sizeof *p);
     if (!p)
         return loom__error(LOOM_ERR_OUT_OF_MEMORY, "%s: out of memory", fn);
-    *p = (loom_conv_plan){LOOM_MAGIC_CONV_PLAN, *ctx, *shape, oh, ow, W, im2col, b};
+    *p = (loom_conv_plan){LOOM_MAGIC_CONV_PLAN, *ctx, *shape, oh, ow, W, im2col, b, NULL};
+    if (b->conv && b->conv_prepare && (st = b->conv_prepare(p)) != LOOM_SUCCESS) {
+        p->magic = LOOM_MAGIC_FREED;
+        loom__free(p);
+        return st;
+    }
     *plan = p;
     return LOOM_SUCCESS;
 }
@@ -197,6 +231,8 @@ loom_status loom_conv_plan_destroy(loom_conv_plan **plan)
     loom_status st = check_conv_plan(*plan, "loom_conv_plan_destroy");
     if (st != LOOM_SUCCESS)
         return st;
+    if ((*plan)->backend->conv && (*plan)->backend->conv_release)
+        (*plan)->backend->conv_release(*plan);
     (*plan)->magic = LOOM_MAGIC_FREED;
     loom__free(*plan);
     *plan = NULL;
@@ -292,6 +328,8 @@ loom_status loom_conv_execute(loom_conv_plan *plan, double alpha, const loom_den
                            "%s: Y must be (batch*F*out_h) x out_w = %" PRId64 " x %" PRId64
                            " with ld = out_w (contiguous NCHW)",
                            fn, s->batch * s->filters * plan->out_h, plan->out_w);
+    if (plan->backend->conv)
+        return plan->backend->conv(plan, alpha, X, beta, Y);
 
     loom_csr *Xcsr = NULL;
     loom_bitmap *Xbm = NULL;

@@ -46,12 +46,24 @@ struct loom_conv_plan {
     const loom_bitmap *W;
     loom_im2col im2col;
     const loom_dual_backend *backend;
+    void *backend_data; /* owned by a backend with conv slots (its device workspace) */
 };
 
 /*
  * The dual backend table.  A NULL slot: the backend does not offer it.
  * gemm: C = alpha*A*B + beta*C with the order of loom__ref_dual_gemm.
- * im2col_*: the same matrices as the reference's, any speed.
+ * im2col_*: the same matrices as the reference's, any speed.  Their
+ *   operands are host handles, except im2col_dense, whose X and cols are
+ *   in the memory the backend works on (device memory for cuda).
+ * conv_prepare / conv_release / conv: the whole convolution in one call,
+ *   for a backend whose im2col and GEMM must stay on its device (the host
+ *   slots above would move every intermediate matrix through host
+ *   memory).  conv_prepare runs when the plan is made and may keep state
+ *   in plan->backend_data; conv gets validated host X and Y and must give
+ *   the bits of the host path in lib/dual_conv_api.c (per image: the
+ *   plan's im2col, its bitmap, the dual-side GEMM).  A backend with a
+ *   conv slot needs no im2col slots for loom_conv_execute; one without
+ *   needs gemm and all three im2col slots.
  */
 struct loom_dual_backend {
     loom_backend_id id;
@@ -67,6 +79,10 @@ struct loom_dual_backend {
     loom_status (*im2col_bitmap)(loom_context *ctx, const loom_conv_shape *s, int64_t out_h,
                                  int64_t out_w, const loom_bitmap *X, int64_t image,
                                  loom_bitmap **cols);
+    loom_status (*conv_prepare)(loom_conv_plan *plan);
+    void (*conv_release)(loom_conv_plan *plan);
+    loom_status (*conv)(loom_conv_plan *plan, double alpha, const loom_dense *X, double beta,
+                        loom_dense *Y);
 };
 
 LOOM_INTERNAL const loom_dual_backend *loom__dual_backend(loom_backend_id id);

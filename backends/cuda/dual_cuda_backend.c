@@ -1,9 +1,11 @@
 /*
  * dual_cuda_backend.c - the CUDA dual backend's descriptor: the dual-side
- * GEMM on the GPU (its plan uploads A and B once).  The im2col strategies
- * of a convolution run on the host (the OpenMP ones when built) and feed
- * the GPU GEMM.  On a machine without a driver or a device the probe says
- * so and nothing else is called.
+ * GEMM (its plan uploads A and B once), the whole convolution on the
+ * device (the conv slots: W uploaded when the plan is made, X once per
+ * execute, im2col and GEMM on the GPU), and the three im2col strategies
+ * for loom_conv_im2col_* (dense: device memory in and out; CSR and bitmap:
+ * host handles in and out, the work on the GPU).  On a machine without a
+ * driver or a device the probe says so and nothing else is called.
  *
  * Two environment variables, for tests and benchmarks (neither changes
  * the bits): LOOM_DUAL_CUDA_EXACT=1 makes the GEMM test both masks for
@@ -126,35 +128,194 @@ static loom_status cuda_dual_gemm(loom_dual_gemm_plan *plan, double alpha, doubl
     return rc ? cuda_fail(rc, "dual-side GEMM") : LOOM_SUCCESS;
 }
 
-/* The host dual backend that does a convolution's im2col for the GPU. */
-static const loom_dual_backend *host_dual(void)
+/* ----------------------------------------------------- the convolution */
+
+typedef struct cuda_conv_data {
+    dual_cuda_conv *conv;
+    bool w_zero_safe;
+} cuda_conv_data;
+
+static loom_status cuda_conv_prepare(loom_conv_plan *plan)
 {
-    const loom_dual_backend *b = loom__dual_backend(LOOM_BACKEND_OPENMP);
-    if (b->probe() != LOOM_SUCCESS) {
-        loom__clear_error();
-        b = loom__dual_backend(LOOM_BACKEND_REFERENCE);
+    cuda_conv_data *d = loom__calloc(1, sizeof *d);
+    if (!d)
+        return loom__error(LOOM_ERR_OUT_OF_MEMORY, "dual backend cuda: out of memory");
+    dual_cuda_bitmap W;
+    loom_status st = upload(plan->W, false, &W);
+    if (st != LOOM_SUCCESS) {
+        loom__free(d);
+        return st;
     }
-    return b;
+    int rc = loom__dual_cuda_conv_create(&plan->shape, plan->out_h, plan->out_w, plan->im2col,
+                                         plan->W->v.dtype == LOOM_F64, &W, &d->conv);
+    if (rc) {
+        loom__dual_cuda_bitmap_free(&W);
+        loom__free(d);
+        return cuda_fail(rc, "allocating the convolution's device buffers");
+    }
+    d->w_zero_safe = loom__dual_zero_safe(plan->W->v.values, plan->W->v.nnz, plan->W->v.dtype);
+    plan->backend_data = d;
+    return LOOM_SUCCESS;
 }
 
-static loom_status host_im2col_dense(const loom_conv_shape *s, int64_t out_h, int64_t out_w,
+static void cuda_conv_release(loom_conv_plan *plan)
+{
+    cuda_conv_data *d = plan->backend_data;
+    if (!d)
+        return;
+    loom__dual_cuda_conv_destroy(d->conv);
+    loom__free(d);
+    plan->backend_data = NULL;
+}
+
+static loom_status cuda_conv(loom_conv_plan *plan, double alpha, const loom_dense *X, double beta,
+                             loom_dense *Y)
+{
+    cuda_conv_data *d = plan->backend_data;
+    int exact = env_exact() || !d->w_zero_safe || !loom__dual_dense_zero_safe(X);
+    int rc = loom__dual_cuda_conv_run(d->conv, alpha, X->data, X->ld, beta, Y->data, exact,
+                                      env_tile(), plan->ctx.stream);
+    return rc ? cuda_fail(rc, "convolution") : LOOM_SUCCESS;
+}
+
+/* ------------------------------------------------ the im2col strategies */
+
+static loom_status cuda_im2col_dense(const loom_conv_shape *s, int64_t out_h, int64_t out_w,
                                      const loom_dense *X, int64_t image, loom_dense *cols)
 {
-    return host_dual()->im2col_dense(s, out_h, out_w, X, image, cols);
+    if (X->memory != LOOM_MEMORY_DEVICE || cols->memory != LOOM_MEMORY_DEVICE)
+        return loom__error(LOOM_ERR_NOT_SUPPORTED,
+                           "dual backend cuda: dense im2col works on device memory");
+    int rc = loom__dual_cuda_im2col_dense(s, out_h, out_w, X->data, X->ld,
+                                          X->layout == LOOM_COL_MAJOR, image, cols->data, cols->ld,
+                                          cols->layout == LOOM_COL_MAJOR, X->dtype == LOOM_F64,
+                                          NULL);
+    if (!rc)
+        rc = loom__dual_cuda_sync(NULL);
+    return rc ? cuda_fail(rc, "dense im2col") : LOOM_SUCCESS;
 }
 
-static loom_status host_im2col_csr(loom_context *ctx, const loom_conv_shape *s, int64_t out_h,
+static loom_status cuda_im2col_csr(loom_context *ctx, const loom_conv_shape *s, int64_t out_h,
                                    int64_t out_w, const loom_csr *X, int64_t image,
                                    loom_csr **cols)
 {
-    return host_dual()->im2col_csr(ctx, s, out_h, out_w, X, image, cols);
+    size_t es = loom_dtype_size(X->dtype);
+    int64_t rows = s->channels * s->kernel_h * s->kernel_w, ncols = out_h * out_w;
+    /* Each input pixel lands in at most R*S rows. */
+    int64_t cap = rows * ncols;
+    if (X->nnz * s->kernel_h * s->kernel_w < cap)
+        cap = X->nnz * s->kernel_h * s->kernel_w;
+    dual_cuda_csr dx = {0}, dc = {0};
+    int64_t *rp = NULL, nnz = 0;
+    int32_t *ci = NULL;
+    void *vals = NULL;
+    const char *what = "copying X to the device";
+    int rc = loom__dual_cuda_csr_upload(X->rows, X->cols, X->nnz, X->row_offsets, X->col_indices,
+                                        X->values, es, &dx);
+    if (!rc) {
+        what = "allocating the im2col matrix";
+        rc = loom__dual_cuda_csr_alloc(rows, ncols, cap, es, &dc);
+    }
+    if (!rc) {
+        what = "CSR im2col";
+        rc = loom__dual_cuda_im2col_csr(s, out_h, out_w, &dx, image, X->dtype == LOOM_F64, &dc,
+                                        ctx->stream);
+    }
+    if (!rc)
+        rc = loom__dual_cuda_csr_nnz(&dc, &nnz, ctx->stream);
+    loom_status st = LOOM_SUCCESS;
+    if (!rc) {
+        rp = loom__malloc((size_t)(rows + 1) * sizeof *rp);
+        ci = loom__malloc((size_t)(nnz ? nnz : 1) * sizeof *ci);
+        vals = loom__malloc((size_t)(nnz ? nnz : 1) * es);
+        if (!rp || !ci || !vals)
+            st = loom__error(LOOM_ERR_OUT_OF_MEMORY, "dual backend cuda: CSR im2col: out of memory");
+        else {
+            what = "copying the im2col matrix back";
+            rc = loom__dual_cuda_csr_download(&dc, nnz, es, rp, ci, vals, ctx->stream);
+        }
+    }
+    loom__dual_cuda_csr_free(&dx);
+    loom__dual_cuda_csr_free(&dc);
+    if (rc)
+        st = cuda_fail(rc, what);
+    if (st != LOOM_SUCCESS) {
+        loom__free(rp);
+        loom__free(ci);
+        loom__free(vals);
+        return st;
+    }
+    return loom__csr_adopt(ctx, rows, ncols, nnz, X->dtype, rp, ci, vals,
+                           "dual backend cuda: CSR im2col", cols);
 }
 
-static loom_status host_im2col_bitmap(loom_context *ctx, const loom_conv_shape *s, int64_t out_h,
+/* A padded device bitmap's tile bits, masks and values into a new host
+ * (packed) bitmap. */
+static loom_status download_bitmap(const dual_cuda_bitmap *d, loom_dtype dtype, void *stream,
+                                   loom_bitmap **out)
+{
+    size_t es = loom_dtype_size(dtype);
+    int64_t tiles = d->tile_rows * d->tile_cols;
+    uint64_t *bits = loom__malloc((size_t)((tiles + 63) / 64 + 1) * sizeof *bits);
+    uint32_t *masks = loom__malloc((size_t)(tiles * LOOM__TILE + 1) * sizeof *masks);
+    char *padded = loom__malloc((size_t)(tiles * DUAL_CUDA_TILE_VALUES + 1) * es);
+    loom_status st = LOOM_SUCCESS;
+    if (!bits || !masks || !padded)
+        st = loom__error(LOOM_ERR_OUT_OF_MEMORY, "dual backend cuda: bitmap im2col: out of memory");
+    int rc = st == LOOM_SUCCESS ? loom__dual_cuda_bitmap_download(d, es, bits, masks, padded, stream)
+                                : 0;
+    if (rc)
+        st = cuda_fail(rc, "copying the im2col bitmap back");
+    int64_t nnz = 0;
+    for (int64_t w = 0; st == LOOM_SUCCESS && w < tiles * LOOM__TILE; w++)
+        nnz += __builtin_popcount(masks[w]);
+    loom_bitmap *b = NULL;
+    if (st == LOOM_SUCCESS)
+        st = loom__bitmap_alloc(d->rows, d->cols, nnz, LOOM_BITMAP_ROWS, dtype, &b);
+    if (st == LOOM_SUCCESS) {
+        memcpy(b->tile_bits, bits, (size_t)((tiles + 63) / 64) * sizeof *bits);
+        memcpy(b->masks, masks, (size_t)(tiles * LOOM__TILE) * sizeof *masks);
+        int64_t pos = 0;
+        for (int64_t t = 0; t < tiles; t++) {
+            int64_t n = 0;
+            for (int l = 0; l < LOOM__TILE; l++)
+                n += __builtin_popcount(masks[t * LOOM__TILE + l]);
+            b->tile_offsets[t] = pos;
+            memcpy((char *)b->values + (size_t)pos * es,
+                   padded + (size_t)(t * DUAL_CUDA_TILE_VALUES) * es, (size_t)n * es);
+            pos += n;
+        }
+        b->tile_offsets[tiles] = pos;
+        *out = b;
+    }
+    loom__free(bits);
+    loom__free(masks);
+    loom__free(padded);
+    return st;
+}
+
+static loom_status cuda_im2col_bitmap(loom_context *ctx, const loom_conv_shape *s, int64_t out_h,
                                       int64_t out_w, const loom_bitmap *X, int64_t image,
                                       loom_bitmap **cols)
 {
-    return host_dual()->im2col_bitmap(ctx, s, out_h, out_w, X, image, cols);
+    size_t es = loom_dtype_size(X->v.dtype);
+    int64_t rows = s->channels * s->kernel_h * s->kernel_w;
+    dual_cuda_bitmap dx = {0}, dc = {0};
+    loom_status st = upload(X, true, &dx);
+    if (st != LOOM_SUCCESS)
+        return st;
+    int rc = loom__dual_cuda_bitmap_alloc_padded(rows, out_h * out_w, es, &dc);
+    if (rc)
+        st = cuda_fail(rc, "allocating the im2col bitmap");
+    if (st == LOOM_SUCCESS &&
+        (rc = loom__dual_cuda_im2col_bitmap(s, out_h, out_w, &dx, image, X->v.dtype == LOOM_F64,
+                                            &dc, ctx->stream)) != 0)
+        st = cuda_fail(rc, "bitmap im2col");
+    if (st == LOOM_SUCCESS)
+        st = download_bitmap(&dc, X->v.dtype, ctx->stream, cols);
+    loom__dual_cuda_bitmap_free(&dx);
+    loom__dual_cuda_bitmap_free(&dc);
+    return st;
 }
 
 LOOM_INTERNAL const loom_dual_backend loom__cuda_dual_backend = {
@@ -164,7 +325,10 @@ LOOM_INTERNAL const loom_dual_backend loom__cuda_dual_backend = {
     .gemm_prepare = cuda_dual_prepare,
     .gemm_release = cuda_dual_release,
     .gemm = cuda_dual_gemm,
-    .im2col_dense = host_im2col_dense,
-    .im2col_csr = host_im2col_csr,
-    .im2col_bitmap = host_im2col_bitmap,
+    .im2col_dense = cuda_im2col_dense,
+    .im2col_csr = cuda_im2col_csr,
+    .im2col_bitmap = cuda_im2col_bitmap,
+    .conv_prepare = cuda_conv_prepare,
+    .conv_release = cuda_conv_release,
+    .conv = cuda_conv,
 };

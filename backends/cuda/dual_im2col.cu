@@ -1,0 +1,99 @@
+/*
+ * dual_im2col.cu - the three im2col strategies on the GPU.  Each must give
+ * the same matrix as its reference in reference/dual_im2col.c
+ * (loom__ref_im2col_dense, _csr, _bitmap):
+ *
+ *   cols((c*R + r)*S + s, p*Q + q) = X(n, c, p*sh - ph + r*dh, q*sw - pw + s*dw)
+ *
+ * (zero in the padding).  They only move values.
+ *   dense:  one thread per element of the explicit matrix;
+ *   CSR:    one warp per im2col row, walking the input rows it draws from
+ *           (count, prefix sum, fill: sorted columns come out in order);
+ *   bitmap: one block per output tile; a lane tests its source bit in the
+ *           input's masks, the warp ballots the line mask (the transpose
+ *           of mask, shift and test), and present values are gathered by
+ *           popcount through the input's line offsets.
+ */
+#include "dual_cuda.h"
+#include "dual_common.cuh"
+#include "dual_tile_build.cuh"
+#include "dual_im2col_kernels.cuh"
+
+#include <cuda_runtime.h>
+
+namespace {
+
+using namespace loom_dual;
+
+template <typename real>
+int im2col_csr(const geometry &g, int64_t rows, const dual_cuda_csr *X, dual_cuda_csr *cols,
+               cudaStream_t stream)
+{
+    const unsigned grid = grid_for(rows * 32, 256);
+    if (rows > 0) {
+        im2col_csr_kernel<real, false><<<grid, 256, 0, stream>>>(g, *X, rows, *cols);
+        if (cudaError_t e = cudaGetLastError())
+            return (int)e;
+    }
+    if (int rc = scan_counts(cols->row_offsets, rows, stream))
+        return rc;
+    if (rows > 0)
+        im2col_csr_kernel<real, true><<<grid, 256, 0, stream>>>(g, *X, rows, *cols);
+    return (int)cudaGetLastError();
+}
+
+template <typename real>
+int im2col_bitmap(const geometry &g, const dual_cuda_bitmap *X, dual_cuda_bitmap *cols,
+                  cudaStream_t stream)
+{
+    const int64_t tiles = cols->tile_rows * cols->tile_cols;
+    if (!tiles)
+        return 0;
+    if (int rc = clear_tile_bits(*cols, stream))
+        return rc;
+    im2col_bitmap_kernel<real><<<grid_for(tiles, 1), BUILD_THREADS, 0, stream>>>(g, *X, *cols);
+    return (int)cudaGetLastError();
+}
+
+} // namespace
+
+extern "C" int loom__dual_cuda_im2col_dense(const loom_conv_shape *s, int64_t out_h,
+                                            int64_t out_w, const void *X, int64_t ldx,
+                                            int x_col_major, int64_t image, void *cols,
+                                            int64_t ldc, int c_col_major, int f64, void *stream)
+{
+    const geometry g = geometry_of(s, out_h, out_w, image);
+    const int64_t rows = s->channels * s->kernel_h * s->kernel_w, total = rows * out_h * out_w;
+    if (!total)
+        return 0;
+    cudaStream_t st = static_cast<cudaStream_t>(stream);
+    if (f64)
+        im2col_dense_kernel<double><<<grid_for(total, 256), 256, 0, st>>>(
+            g, static_cast<const double *>(X), ldx, x_col_major, static_cast<double *>(cols), ldc,
+            c_col_major, rows);
+    else
+        im2col_dense_kernel<float><<<grid_for(total, 256), 256, 0, st>>>(
+            g, static_cast<const float *>(X), ldx, x_col_major, static_cast<float *>(cols), ldc,
+            c_col_major, rows);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int loom__dual_cuda_im2col_csr(const loom_conv_shape *s, int64_t out_h, int64_t out_w,
+                                          const dual_cuda_csr *X, int64_t image, int f64,
+                                          dual_cuda_csr *cols, void *stream)
+{
+    const geometry g = geometry_of(s, out_h, out_w, image);
+    const int64_t rows = s->channels * s->kernel_h * s->kernel_w;
+    cudaStream_t st = static_cast<cudaStream_t>(stream);
+    return f64 ? im2col_csr<double>(g, rows, X, cols, st) : im2col_csr<float>(g, rows, X, cols, st);
+}
+
+extern "C" int loom__dual_cuda_im2col_bitmap(const loom_conv_shape *s, int64_t out_h,
+                                             int64_t out_w, const dual_cuda_bitmap *X,
+                                             int64_t image, int f64, dual_cuda_bitmap *cols,
+                                             void *stream)
+{
+    const geometry g = geometry_of(s, out_h, out_w, image);
+    cudaStream_t st = static_cast<cudaStream_t>(stream);
+    return f64 ? im2col_bitmap<double>(g, X, cols, st) : im2col_bitmap<float>(g, X, cols, st);
+}
