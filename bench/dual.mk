@@ -3,7 +3,7 @@
 # (assumed at the Debian path: cblas.h and -lopenblas; an m4 check would
 # make it optional).  dual_gpu_bench: the GPU, against cuBLAS and cuSPARSE.
 # bench/run_dual_bench.sh runs them and keeps results in bench/results/dual/.
-EXTRA_DIST += bench/run_dual_bench.sh bench/dual_gpu_bench.cu
+EXTRA_DIST += bench/run_dual_bench.sh bench/dual_gpu_bench.cu bench/dual_gpu_run.sh
 if LOOM_HAVE_OPENMP
 if LOOM_ENABLE_BENCH
 noinst_PROGRAMS += bench/dual_bench
@@ -19,11 +19,17 @@ else
 dual_cpu_bench_program =
 endif
 
+# dual_gpu_bench times the pipeline's stages alone, so it compiles the CUDA
+# dual backend's device files in (backends/cuda/dual.mk lists them), with
+# the library's contract flags; whole operations go through libloom.
 if LOOM_HAVE_CUDA
-bench/dual_gpu_bench$(EXEEXT): $(srcdir)/bench/dual_gpu_bench.cu lib/libloom.la
+bench/dual_gpu_bench$(EXEEXT): $(srcdir)/bench/dual_gpu_bench.cu lib/libloom.la \
+		$(dual_cuda_sources) $(dual_cuda_headers)
 	@$(MKDIR_P) bench
-	$(AM_V_GEN)$(NVCC) $(NVCC_ARCH_FLAGS) -std=c++17 -O3 -I$(top_srcdir)/include -o $@ \
-		$(srcdir)/bench/dual_gpu_bench.cu lib/.libs/libloom.so $(CUDA_BENCH_LIBS) \
+	$(AM_V_GEN)$(NVCC) $(NVCC_ARCH_FLAGS) -std=c++17 -O3 --fmad=false -ftz=false \
+		-Xcompiler -Wall,-Wextra -I$(top_srcdir)/include -I$(top_srcdir)/backends/cuda -o $@ \
+		$(srcdir)/bench/dual_gpu_bench.cu $(dual_cuda_srcdir_sources) \
+		lib/.libs/libloom.so $(CUDA_BENCH_LIBS) \
 		-Xlinker -rpath -Xlinker $(abs_top_builddir)/lib/.libs
 CLEANFILES += bench/dual_gpu_bench$(EXEEXT)
 dual_gpu_bench_program = bench/dual_gpu_bench$(EXEEXT)

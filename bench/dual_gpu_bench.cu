@@ -1,26 +1,45 @@
 /*
- * dual_gpu_bench.cu - dual-side sparsity on the GPU: the SpGEMM sweep.
- * C = A*B, n x n x n (default 4096), f32, A and B with the same sparsity
- * from 0 to 99.9 %: loom's CUDA dual-side GEMM (bitmaps uploaded by the
- * plan, C in device memory) against cuBLAS sgemm on the dense matrices and
- * cuSPARSE SpGEMM (CSR x CSR -> CSR; work estimation, compute and copy
- * timed together, which is what one product costs).  Checks at one
- * sparsity that the GPU result has the OpenMP backend's bits.  Prints where
- * each method starts to win.
+ * dual_gpu_bench.cu - dual-side sparsity on the GPU.
  *
- * Table III on the GPU (im2col strategies as GPU kernels) is not done:
- * a convolution on the cuda dual backend runs its im2col on the host.
+ * Part 1, the SpGEMM sweep: C = A*B, n x n x n (default 4096), f32, A and B
+ * with the same sparsity from 0 to 99.9 %: loom's CUDA dual-side GEMM
+ * (bitmaps uploaded by the plan, C in device memory; the automatic block
+ * tile, each forced tile, and the exact path) against cuBLAS sgemm on the
+ * dense matrices and cuSPARSE SpGEMM (CSR x CSR -> CSR; work estimation,
+ * compute and copy timed together, which is what one product costs).  For
+ * each sparsity it prints the floor: the useful multiply-adds (pairs of
+ * non-zeros) at cuBLAS's measured dense rate, and the bytes (both bitmaps
+ * read once, C written once) at the measured copy bandwidth.  Checks that
+ * the GPU result has the OpenMP backend's bits at the high sparsities.
  *
- * Usage: dual_gpu_bench [--size N] [--reps R] [--csv FILE]
+ * Part 2, Table III of the dual-side sparse tensor core paper on the GPU:
+ * the im2col of a ResNet-18 layer (56 x 56, 3x3, 128 -> 128 channels,
+ * stride 1, pad 1) at input sparsity 0, 25, 50, 75, 99, 99.9 %: each
+ * strategy's im2col alone on the device, from the input in its own format
+ * to the im2col matrix in its own format (CUDA events, median of many),
+ * normalized to dense; then im2col plus the conversion to the bitmap the
+ * GEMM takes, the GEMM, and the whole loom_conv_execute (X uploaded, Y
+ * downloaded).  Checks that the three strategies give the same bits as the
+ * OpenMP backend.  Prints where each strategy starts to win.
+ *
+ * The stages are called through backends/cuda/dual_cuda.h (this program
+ * compiles the dual .cu files in), the whole operations through the API.
+ *
+ * Usage: dual_gpu_bench [--size N] [--reps R] [--conv-reps R]
+ *                       [--w-sparsity S] [--csv FILE] [--conv-csv FILE]
+ *                       [--no-spgemm] [--no-conv]
  */
 #include <loom.h>
 #include <loom/bitmap.h>
+
+#include "dual_cuda.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -36,12 +55,13 @@
     } while (0)
 #define CU(call)                                                                               \
     do {                                                                                       \
-        cudaError_t e_ = (call);                                                               \
+        cudaError_t e_ = (cudaError_t)(call);                                                  \
         if (e_ != cudaSuccess) {                                                               \
             fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
             exit(1);                                                                           \
         }                                                                                      \
     } while (0)
+
 static uint64_t rng = 0x1234567;
 static double uniform()
 {
@@ -51,25 +71,59 @@ static double uniform()
     return (double)(rng >> 11) / 9007199254740992.0;
 }
 
+/* Non-zeros in [0.5, 1.5): never 0, never tiny (the GEMM's fast path applies). */
 static void fill_sparse(std::vector<float> &m, double sparsity)
 {
     for (auto &v : m)
         v = uniform() < sparsity ? 0.0f : (float)(uniform() + 0.5);
 }
 
+static double median(std::vector<double> v)
+{
+    if (v.empty())
+        return -1;
+    std::sort(v.begin(), v.end());
+    size_t h = v.size() / 2;
+    return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+
 struct timer {
     cudaEvent_t a, b;
-    timer() { cudaEventCreate(&a); cudaEventCreate(&b); }
-    void start() { cudaEventRecord(a); }
+    timer()
+    {
+        CU(cudaEventCreate(&a));
+        CU(cudaEventCreate(&b));
+    }
+    ~timer()
+    {
+        cudaEventDestroy(a);
+        cudaEventDestroy(b);
+    }
+    void start() { CU(cudaEventRecord(a)); }
     double stop_ms()
     {
-        cudaEventRecord(b);
-        cudaEventSynchronize(b);
+        CU(cudaEventRecord(b));
+        CU(cudaEventSynchronize(b));
         float ms;
-        cudaEventElapsedTime(&ms, a, b);
+        CU(cudaEventElapsedTime(&ms, a, b));
         return ms;
     }
 };
+
+/* Median time of f() over reps runs after one warm-up, by CUDA events. */
+template <typename F> static double time_ms(int reps, F f)
+{
+    timer t;
+    f();
+    CU(cudaDeviceSynchronize());
+    std::vector<double> ms;
+    for (int r = 0; r < reps; r++) {
+        t.start();
+        f();
+        ms.push_back(t.stop_ms());
+    }
+    return median(ms);
+}
 
 struct csr32 {
     std::vector<int> rp, ci;
@@ -173,74 +227,90 @@ static double cusparse_spgemm_ms(cusparseHandle_t h, const csr32 &A, const csr32
         cusparseDestroySpMat(mC);
     cudaFree(buf1);
     cudaFree(buf2);
-    cudaFree(a_rp); cudaFree(a_ci); cudaFree(a_v);
-    cudaFree(b_rp); cudaFree(b_ci); cudaFree(b_v);
-    cudaFree(c_rp); cudaFree(c_ci); cudaFree(c_v);
+    cudaFree(a_rp);
+    cudaFree(a_ci);
+    cudaFree(a_v);
+    cudaFree(b_rp);
+    cudaFree(b_ci);
+    cudaFree(b_v);
+    cudaFree(c_rp);
+    cudaFree(c_ci);
+    cudaFree(c_v);
     cudaGetLastError();
     return ms;
 }
 
-int main(int argc, char **argv)
+/* Device-to-device copy bandwidth, bytes read plus bytes written. */
+static double copy_bandwidth_gbs()
 {
-    int n = 4096, reps = 5;
-    const char *csv_path = nullptr;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--size") && i + 1 < argc)
-            n = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
-            reps = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
-            csv_path = argv[++i];
-        else {
-            fprintf(stderr, "usage: %s [--size N] [--reps R] [--csv FILE]\n", argv[0]);
-            return 2;
-        }
-    }
-    if (reps < 1)
-        reps = 1;
-    loom_context *ctx;
-    TRY(loom_context_create(&ctx));
-    if (loom_backend_available(LOOM_BACKEND_CUDA) != LOOM_SUCCESS) {
-        printf("SKIP: no CUDA device: %s\n", loom_last_error());
-        return 77;
-    }
-    FILE *csv = csv_path ? fopen(csv_path, "w") : nullptr;
-    if (csv)
-        fprintf(csv, "n,sparsity,density_product,cublas_ms,dual_ms,cusparse_ms,nnz_c,dstc_speedup\n");
+    const size_t bytes = (size_t)1 << 30;
+    void *a, *b;
+    CU(cudaMalloc(&a, bytes));
+    CU(cudaMalloc(&b, bytes));
+    CU(cudaMemset(a, 1, bytes));
+    double ms = time_ms(10, [&] { CU(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice)); });
+    cudaFree(a);
+    cudaFree(b);
+    return 2.0 * bytes / (ms * 1e-3) / 1e9;
+}
+
+static const char *tile_names[] = {"auto", "64x256", "32x256", "32x128"};
+
+/* ----------------------------------------------------------- part 1 */
+
+static void spgemm_sweep(loom_context *ctx, int n, int reps, double copy_gbs, FILE *csv)
+{
     cublasHandle_t blas;
     cusparseHandle_t sp;
-    cublasCreate(&blas);
-    cusparseCreate(&sp);
-    cudaDeviceProp prop;
-    cudaGetDeviceProperties(&prop, 0);
-    printf("SpGEMM %d x %d x %d on %s, f32, sparsity of A = sparsity of B, best of %d\n", n, n, n,
-           prop.name, reps);
-    printf("%9s %10s | %11s %11s %13s | %10s %12s | %12s\n", "sparsity", "dA*dB", "cublas ms",
-           "dual ms", "cusparse ms", "vs cublas", "vs cusparse", "DSTC steps x");
+    if (cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS || cusparseCreate(&sp) != CUSPARSE_STATUS_SUCCESS) {
+        fprintf(stderr, "cuBLAS or cuSPARSE could not start\n");
+        exit(1);
+    }
+    printf("\n== SpGEMM %d x %d x %d, f32, sparsity of A = sparsity of B, median of %d, C on the "
+           "device\n",
+           n, n, n, reps);
+    printf("floor = max(useful multiply-adds at cuBLAS's dense rate, bitmap bytes + C at %.0f "
+           "GB/s)\n",
+           copy_gbs);
+    printf("%8s %9s %9s | %8s %8s %8s %8s | %9s %9s %11s | %8s %9s | %6s\n", "sparsity",
+           "dA*dB", "GFMA", "floor", "fl.bytes", "cublas", "dual", "tile", "exact", "cusparse",
+           "vs blas", "vs cusp", "DSTC x");
+    if (csv)
+        fprintf(csv, "n,sparsity,density_product,useful_fma,floor_ms,floor_bytes_ms,cublas_ms,"
+                     "dual_ms,dual_tile,dual_64x256_ms,dual_32x256_ms,dual_32x128_ms,"
+                     "dual_exact_ms,cusparse_ms,nnz_c,dstc_speedup,bits_vs_openmp\n");
     const double sparsity[] = {0, 0.5, 0.75, 0.8, 0.9, 0.95, 0.99, 0.999};
+    const int ns = (int)(sizeof sparsity / sizeof sparsity[0]);
     std::vector<float> A((size_t)n * n), B((size_t)n * n);
     float *dA, *dB, *dC;
     CU(cudaMalloc(&dA, (size_t)n * n * sizeof(float)));
     CU(cudaMalloc(&dB, (size_t)n * n * sizeof(float)));
     CU(cudaMalloc(&dC, (size_t)n * n * sizeof(float)));
-    int first_win_blas = -1, first_win_sp = -1;
-    for (int idx = 0; idx < (int)(sizeof sparsity / sizeof sparsity[0]); idx++) {
+    double dense_fma_per_ms = 0;
+    std::vector<double> dual_v(ns), blas_v(ns), sp_v(ns);
+    for (int idx = 0; idx < ns; idx++) {
         const double s = sparsity[idx];
         fill_sparse(A, s);
         fill_sparse(B, s);
-        timer t;
+        /* Useful multiply-adds: per k, non-zeros of A's column times B's row. */
+        std::vector<int64_t> acol(n, 0), brow(n, 0);
+        for (int i = 0; i < n; i++)
+            for (int k = 0; k < n; k++) {
+                acol[k] += A[(size_t)i * n + k] != 0;
+                brow[i] += B[(size_t)i * n + k] != 0;
+            }
+        double useful = 0;
+        for (int k = 0; k < n; k++)
+            useful += (double)acol[k] * (double)brow[k];
         /* cuBLAS, row-major C = A*B as column-major C^T = B^T A^T. */
         CU(cudaMemcpy(dA, A.data(), A.size() * sizeof(float), cudaMemcpyHostToDevice));
         CU(cudaMemcpy(dB, B.data(), B.size() * sizeof(float), cudaMemcpyHostToDevice));
         const float one = 1, zero = 0;
-        double blas_ms = 1e30, dual_ms = 1e30, sp_ms = -1;
-        for (int r = 0; r < reps + 1; r++) {
-            t.start();
+        const double blas_ms = time_ms(reps, [&] {
             cublasSgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, dB, n, dA, n, &zero, dC, n);
-            double ms = t.stop_ms();
-            if (r)
-                blas_ms = std::min(blas_ms, ms);
-        }
+        });
+        if (idx == 0)
+            dense_fma_per_ms = (double)n * n * n / blas_ms;
         loom_dense Ad, Bd, Cd;
         TRY(loom_dense_init(&Ad, n, n, n, LOOM_ROW_MAJOR, LOOM_F32, LOOM_MEMORY_HOST, A.data()));
         TRY(loom_dense_init(&Bd, n, n, n, LOOM_ROW_MAJOR, LOOM_F32, LOOM_MEMORY_HOST, B.data()));
@@ -253,18 +323,35 @@ int main(int argc, char **argv)
         loom_bitmap_view va, vb;
         TRY(loom_bitmap_view_get(Ab, &va));
         TRY(loom_bitmap_view_get(Bb, &vb));
-        double prod = ((double)va.nnz / ((double)n * n)) * ((double)vb.nnz / ((double)n * n));
+        const double prod = ((double)va.nnz / ((double)n * n)) * ((double)vb.nnz / ((double)n * n));
+        const double tiles = (double)va.tile_rows * va.tile_cols;
+        const double bytes = 4.0 * (va.nnz + vb.nnz) + 2 * tiles * (32 * 4 + 8 + 1.0 / 8) +
+                             4.0 * n * n;
+        const double floor_bytes = bytes / (copy_gbs * 1e9) * 1e3;
+        const double floor = std::max(floor_bytes, useful / dense_fma_per_ms);
         loom_dual_gemm_plan *p;
         TRY(loom_dual_gemm_plan_create(ctx, &p, Ab, Bb, &Cd, LOOM_BACKEND_CUDA));
-        for (int r = 0; r < reps + 1; r++) {
-            t.start();
-            TRY(loom_dual_gemm_execute(p, 1.0, 0.0, &Cd));
-            double ms = t.stop_ms();
-            if (r)
-                dual_ms = std::min(dual_ms, ms);
+        double tile_ms[4];
+        for (int t = 0; t < 4; t++) {
+            if (t)
+                setenv("LOOM_DUAL_CUDA_TILE", tile_names[t], 1);
+            else
+                unsetenv("LOOM_DUAL_CUDA_TILE");
+            tile_ms[t] = time_ms(reps, [&] { TRY(loom_dual_gemm_execute(p, 1.0, 0.0, &Cd)); });
         }
+        unsetenv("LOOM_DUAL_CUDA_TILE");
+        setenv("LOOM_DUAL_CUDA_EXACT", "1", 1);
+        const double exact_ms = time_ms(reps, [&] { TRY(loom_dual_gemm_execute(p, 1.0, 0.0, &Cd)); });
+        unsetenv("LOOM_DUAL_CUDA_EXACT");
+        TRY(loom_dual_gemm_execute(p, 1.0, 0.0, &Cd));
+        CU(cudaDeviceSynchronize());
         TRY(loom_dual_gemm_plan_destroy(&p));
-        if (s == 0.9 && loom_backend_available(LOOM_BACKEND_OPENMP) == LOOM_SUCCESS) {
+        int best = 1;
+        for (int t = 2; t < 4; t++)
+            if (tile_ms[t] < tile_ms[best])
+                best = t;
+        const char *bits = "-";
+        if (s >= 0.9 && loom_backend_available(LOOM_BACKEND_OPENMP) == LOOM_SUCCESS) {
             /* The contract: the GPU's bits are the CPU's. */
             std::vector<float> gpu((size_t)n * n), cpu((size_t)n * n);
             CU(cudaMemcpy(gpu.data(), dC, gpu.size() * sizeof(float), cudaMemcpyDeviceToHost));
@@ -273,65 +360,311 @@ int main(int argc, char **argv)
             TRY(loom_dual_gemm_plan_create(ctx, &p, Ab, Bb, &Ch, LOOM_BACKEND_OPENMP));
             TRY(loom_dual_gemm_execute(p, 1.0, 0.0, &Ch));
             TRY(loom_dual_gemm_plan_destroy(&p));
-            printf("  (90%%: cuda result bit-identical to openmp: %s)\n",
-                   memcmp(gpu.data(), cpu.data(), gpu.size() * sizeof(float)) ? "NO" : "yes");
+            bits = memcmp(gpu.data(), cpu.data(), gpu.size() * sizeof(float)) ? "DIFFER" : "same";
         }
         int64_t nnz_c = -1;
+        double sp_ms = -1;
         /* cuSPARSE SpGEMM on near-dense operands forms n^3 * dA * dB
          * intermediate products and a dense CSR result: skipped below 75%. */
         if (s >= 0.75) {
             csr32 Ac = to_csr(A, n), Bc = to_csr(B, n);
-            sp_ms = 1e30;
-            for (int r = 0; r < std::min(reps, 3) && sp_ms > 0; r++) {
+            std::vector<double> v;
+            for (int r = 0; r < std::min(reps, 3); r++) {
                 double ms = cusparse_spgemm_ms(sp, Ac, Bc, n, &nnz_c);
-                sp_ms = ms < 0 ? ms : std::min(sp_ms, ms);
+                if (ms < 0) {
+                    v.clear();
+                    sp_ms = ms;
+                    break;
+                }
+                v.push_back(ms);
             }
+            if (!v.empty())
+                sp_ms = median(v);
         }
         loom_bitmap_destroy(&Ab);
         loom_bitmap_destroy(&Bb);
+        const double dual_ms = tile_ms[0];
         char sp_col[32], vs_sp[32];
         if (sp_ms == -2) {
             snprintf(sp_col, sizeof sp_col, "failed");
             snprintf(vs_sp, sizeof vs_sp, "-");
         } else if (sp_ms >= 0) {
             snprintf(sp_col, sizeof sp_col, "%.3f", sp_ms);
-            snprintf(vs_sp, sizeof vs_sp, "%.2fx", sp_ms / dual_ms);
+            snprintf(vs_sp, sizeof vs_sp, "%.1fx", sp_ms / dual_ms);
         } else {
             snprintf(sp_col, sizeof sp_col, "skipped");
             snprintf(vs_sp, sizeof vs_sp, "-");
         }
-        printf("%8.1f%% %10.3g | %11.3f %11.3f %13s | %9.2fx %12s | %12.1f\n", 100 * s, prod,
-               blas_ms, dual_ms, sp_col, blas_ms / dual_ms, vs_sp, steps.speedup);
+        char tile_col[32];
+        snprintf(tile_col, sizeof tile_col, "%s %.3f", tile_names[best], tile_ms[best]);
+        printf("%7.1f%% %9.3g %9.3g | %8.3f %8.3f %8.3f %8.3f | %9s %9.3f %11s | %7.2fx %9s | "
+               "%6.1f  bits %s\n",
+               100 * s, prod, useful / 1e9, floor, floor_bytes, blas_ms, dual_ms, tile_col,
+               exact_ms, sp_col, blas_ms / dual_ms, vs_sp, steps.speedup, bits);
         fflush(stdout);
         if (csv)
-            fprintf(csv, "%d,%g,%g,%.4f,%.4f,%.4f,%lld,%.2f\n", n, s, prod, blas_ms, dual_ms, sp_ms,
-                    (long long)nnz_c, steps.speedup);
-        if (dual_ms < blas_ms && first_win_blas < 0)
-            first_win_blas = idx;
-        if (dual_ms >= blas_ms)
-            first_win_blas = -1;
-        if (sp_ms >= 0 && dual_ms < sp_ms && first_win_sp < 0)
-            first_win_sp = idx;
-        if (sp_ms >= 0 && dual_ms >= sp_ms)
-            first_win_sp = -1;
+            fprintf(csv, "%d,%g,%g,%.0f,%.4f,%.4f,%.4f,%.4f,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%lld,%.2f,%s\n",
+                    n, s, prod, useful, floor, floor_bytes, blas_ms, dual_ms, tile_names[best],
+                    tile_ms[1], tile_ms[2], tile_ms[3], exact_ms, sp_ms, (long long)nnz_c,
+                    steps.speedup, bits);
+        dual_v[idx] = dual_ms;
+        blas_v[idx] = blas_ms;
+        sp_v[idx] = sp_ms;
     }
-    if (first_win_blas >= 0)
+    /* From which sparsity up loom wins at every sparsity measured. */
+    int win_blas = -1, win_sp = -1;
+    for (int i = ns - 1; i >= 0 && dual_v[i] < blas_v[i]; i--)
+        win_blas = i;
+    for (int i = ns - 1; i >= 0 && (sp_v[i] < 0 || dual_v[i] < sp_v[i]); i--)
+        if (sp_v[i] >= 0)
+            win_sp = i;
+    if (win_blas >= 0)
         printf("dual-side GEMM faster than cuBLAS sgemm from %.1f%% sparsity up\n",
-               100 * sparsity[first_win_blas]);
+               100 * sparsity[win_blas]);
     else
-        printf("dual-side GEMM is not faster than cuBLAS sgemm at the highest sparsities\n");
-    if (first_win_sp >= 0)
+        printf("dual-side GEMM is not faster than cuBLAS sgemm at the highest sparsity\n");
+    if (win_sp >= 0)
         printf("dual-side GEMM faster than cuSPARSE SpGEMM from %.1f%% sparsity up (of those run)\n",
-               100 * sparsity[first_win_sp]);
+               100 * sparsity[win_sp]);
     else
-        printf("dual-side GEMM is not faster than cuSPARSE SpGEMM at the highest sparsities\n");
-    if (csv)
-        fclose(csv);
+        printf("dual-side GEMM is not faster than cuSPARSE SpGEMM at the highest sparsity run\n");
     cudaFree(dA);
     cudaFree(dB);
     cudaFree(dC);
     cublasDestroy(blas);
     cusparseDestroy(sp);
+}
+
+/* ----------------------------------------------------------- part 2 */
+
+#define DC(call)                                                                               \
+    do {                                                                                       \
+        int rc_ = (call);                                                                      \
+        if (rc_) {                                                                             \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                      \
+                    loom__dual_cuda_error_string(rc_));                                        \
+            exit(1);                                                                           \
+        }                                                                                      \
+    } while (0)
+
+static void table_iii(loom_context *ctx, int reps, int conv_reps, double w_sparsity, FILE *csv)
+{
+    const loom_conv_shape sh = {1, 128, 56, 56, 128, 3, 3, 1, 1, 1, 1, 1, 1};
+    int64_t oh, ow;
+    TRY(loom_conv_output_size(&sh, &oh, &ow));
+    const int64_t xr = sh.batch * sh.channels * sh.height, crs = sh.channels * 9, pq = oh * ow;
+    printf("\n== Table III on the GPU: im2col of a ResNet-18 layer, %lld x %lld input, 3x3, "
+           "%lld -> %lld channels, stride 1, pad 1, f32\n",
+           (long long)sh.height, (long long)sh.width, (long long)sh.channels,
+           (long long)sh.filters);
+    printf("im2col alone: input in the strategy's format on the device -> im2col matrix in its "
+           "format; median of %d (CUDA events)\n",
+           reps);
+    printf("+bitmap: im2col and the conversion to the bitmap the GEMM takes; conv: "
+           "loom_conv_execute (X up, Y down; W %.0f%% sparse), median of %d\n",
+           100 * w_sparsity, conv_reps);
+    printf("%8s | %-24s | %-24s | %-24s | %-26s | %7s\n", "", "im2col alone us (norm.)",
+           "+bitmap us", "X -> format us", "whole conv ms", "GEMM ms");
+    printf("%8s | %7s %8s %8s | %7s %8s %8s | %7s %8s %8s | %8s %8s %8s | %7s\n", "sparsity",
+           "dense", "csr", "bitmap", "dense", "csr", "bitmap", "dense", "csr", "bitmap", "dense",
+           "csr", "bitmap", "");
+    if (csv)
+        fprintf(csv, "sparsity,w_sparsity,im2col_dense_us,im2col_csr_us,im2col_bitmap_us,"
+                     "norm_csr,norm_bitmap,to_bitmap_dense_us,to_bitmap_csr_us,to_bitmap_bitmap_us,"
+                     "x_csr_us,x_bitmap_us,conv_dense_ms,conv_csr_ms,conv_bitmap_ms,gemm_ms,"
+                     "bits\n");
+    /* W: F x (C*R*S), column-condensed, uploaded once. */
+    std::vector<float> w((size_t)sh.filters * crs);
+    fill_sparse(w, w_sparsity);
+    loom_dense Wd;
+    TRY(loom_dense_init(&Wd, sh.filters, crs, crs, LOOM_ROW_MAJOR, LOOM_F32, LOOM_MEMORY_HOST,
+                        w.data()));
+    loom_bitmap *W;
+    TRY(loom_bitmap_from_dense(ctx, &Wd, LOOM_BITMAP_COLUMNS, &W));
+    loom_bitmap_view wv;
+    TRY(loom_bitmap_view_get(W, &wv));
+    dual_cuda_bitmap dW;
+    DC(loom__dual_cuda_upload(wv.rows, wv.cols, wv.tile_rows, wv.tile_cols, wv.nnz, wv.tile_bits,
+                              wv.masks, wv.tile_offsets, nullptr, wv.values, 4, &dW));
+    float *dX, *dcols, *dY;
+    CU(cudaMalloc(&dX, (size_t)xr * sh.width * 4));
+    CU(cudaMalloc(&dcols, (size_t)crs * pq * 4));
+    CU(cudaMalloc(&dY, (size_t)sh.filters * pq * 4));
+    dual_cuda_csr xcsr, ccsr;
+    dual_cuda_bitmap xbm, cbm;
+    DC(loom__dual_cuda_csr_alloc(xr, sh.width, xr * sh.width, 4, &xcsr));
+    DC(loom__dual_cuda_csr_alloc(crs, pq, crs * pq, 4, &ccsr));
+    DC(loom__dual_cuda_bitmap_alloc_padded(xr, sh.width, 4, &xbm));
+    DC(loom__dual_cuda_bitmap_alloc_padded(crs, pq, 4, &cbm));
+    const double sparsity[] = {0, 0.25, 0.5, 0.75, 0.99, 0.999};
+    const int ns = (int)(sizeof sparsity / sizeof sparsity[0]);
+    double norm[2][6], conv_v[3][6];
+    std::vector<float> X((size_t)xr * sh.width);
+    for (int idx = 0; idx < ns; idx++) {
+        fill_sparse(X, sparsity[idx]);
+        CU(cudaMemcpy(dX, X.data(), X.size() * 4, cudaMemcpyHostToDevice));
+        const double x_csr = 1e3 * time_ms(reps, [&] {
+            DC(loom__dual_cuda_csr_from_dense(dX, sh.width, 0, 0, &xcsr, nullptr));
+        });
+        const double x_bm = 1e3 * time_ms(reps, [&] {
+            DC(loom__dual_cuda_bitmap_from_dense(dX, sh.width, 0, 0, &xbm, nullptr));
+        });
+        const double im_dense = 1e3 * time_ms(reps, [&] {
+            DC(loom__dual_cuda_im2col_dense(&sh, oh, ow, dX, sh.width, 0, 0, dcols, pq, 0, 0,
+                                            nullptr));
+        });
+        const double im_csr = 1e3 * time_ms(reps, [&] {
+            DC(loom__dual_cuda_im2col_csr(&sh, oh, ow, &xcsr, 0, 0, &ccsr, nullptr));
+        });
+        const double im_bm = 1e3 * time_ms(reps, [&] {
+            DC(loom__dual_cuda_im2col_bitmap(&sh, oh, ow, &xbm, 0, 0, &cbm, nullptr));
+        });
+        const double to_dense = 1e3 * time_ms(reps, [&] {
+            DC(loom__dual_cuda_im2col_dense(&sh, oh, ow, dX, sh.width, 0, 0, dcols, pq, 0, 0,
+                                            nullptr));
+            DC(loom__dual_cuda_bitmap_from_dense(dcols, pq, 0, 0, &cbm, nullptr));
+        });
+        const double to_csr = 1e3 * time_ms(reps, [&] {
+            DC(loom__dual_cuda_im2col_csr(&sh, oh, ow, &xcsr, 0, 0, &ccsr, nullptr));
+            DC(loom__dual_cuda_bitmap_from_csr(&ccsr, 0, &cbm, nullptr));
+        });
+        const double gemm = time_ms(reps, [&] {
+            DC(loom__dual_cuda_gemm(&dW, &cbm, 0, 1.0, 0.0, dY, pq, 0, 1, 0, DUAL_CUDA_TILE_AUTO,
+                                    nullptr));
+        });
+        /* The whole convolution through the API, each strategy, and the
+         * bits against the OpenMP backend. */
+        std::vector<float> y_ref((size_t)sh.filters * pq), y((size_t)sh.filters * pq);
+        loom_dense Xd, Yd;
+        TRY(loom_dense_init(&Xd, xr, sh.width, sh.width, LOOM_ROW_MAJOR, LOOM_F32, LOOM_MEMORY_HOST,
+                            X.data()));
+        bool have_ref = loom_backend_available(LOOM_BACKEND_OPENMP) == LOOM_SUCCESS;
+        if (have_ref) {
+            TRY(loom_dense_init(&Yd, sh.filters * oh, ow, ow, LOOM_ROW_MAJOR, LOOM_F32,
+                                LOOM_MEMORY_HOST, y_ref.data()));
+            loom_conv_plan *p;
+            TRY(loom_conv_plan_create(ctx, &p, &sh, W, LOOM_IM2COL_BITMAP, LOOM_BACKEND_OPENMP));
+            TRY(loom_conv_execute(p, 1.0, &Xd, 0.0, &Yd));
+            TRY(loom_conv_plan_destroy(&p));
+        }
+        const char *bits = have_ref ? "same" : "unchecked";
+        double conv_ms[3];
+        for (int strat = 0; strat < 3; strat++) {
+            TRY(loom_dense_init(&Yd, sh.filters * oh, ow, ow, LOOM_ROW_MAJOR, LOOM_F32,
+                                LOOM_MEMORY_HOST, y.data()));
+            loom_conv_plan *p;
+            TRY(loom_conv_plan_create(ctx, &p, &sh, W, (loom_im2col)strat, LOOM_BACKEND_CUDA));
+            conv_ms[strat] = time_ms(conv_reps, [&] { TRY(loom_conv_execute(p, 1.0, &Xd, 0.0, &Yd)); });
+            TRY(loom_conv_plan_destroy(&p));
+            if (have_ref && memcmp(y.data(), y_ref.data(), y.size() * 4))
+                bits = "DIFFER";
+        }
+        norm[0][idx] = im_csr / im_dense;
+        norm[1][idx] = im_bm / im_dense;
+        for (int s = 0; s < 3; s++)
+            conv_v[s][idx] = conv_ms[s];
+        printf("%7.1f%% | %7.2f %8.2f %8.2f | %7.2f %8.2f %8.2f | %7s %8.2f %8.2f | %8.3f %8.3f "
+               "%8.3f | %7.3f  bits %s\n",
+               100 * sparsity[idx], im_dense, im_csr, im_bm, to_dense, to_csr, im_bm, "-", x_csr,
+               x_bm, conv_ms[0], conv_ms[1], conv_ms[2], gemm, bits);
+        printf("%8s | %7s %7.2fx %7.2fx |\n", "norm.", "1", norm[0][idx], norm[1][idx]);
+        fflush(stdout);
+        if (csv)
+            fprintf(csv, "%g,%g,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%.4f,%s\n",
+                    sparsity[idx], w_sparsity, im_dense, im_csr, im_bm, norm[0][idx], norm[1][idx],
+                    to_dense, to_csr, im_bm, x_csr, x_bm, conv_ms[0], conv_ms[1], conv_ms[2], gemm,
+                    bits);
+    }
+    const char *names[2] = {"CSR", "bitmap"};
+    for (int m = 0; m < 2; m++) {
+        int from = -1;
+        for (int i = ns - 1; i >= 0 && norm[m][i] < 1; i--)
+            from = i;
+        if (from >= 0)
+            printf("%s im2col faster than dense im2col from %.1f%% sparsity up\n", names[m],
+                   100 * sparsity[from]);
+        else
+            printf("%s im2col is not faster than dense im2col at the highest sparsity\n", names[m]);
+    }
+    for (int m = 1; m < 3; m++) {
+        int from = -1;
+        for (int i = ns - 1; i >= 0 && conv_v[m][i] < conv_v[0][i]; i--)
+            from = i;
+        if (from >= 0)
+            printf("whole conv with %s im2col faster than with dense im2col from %.1f%% sparsity up\n",
+                   names[m - 1], 100 * sparsity[from]);
+        else
+            printf("whole conv with %s im2col is not faster than with dense im2col at the highest "
+                   "sparsity\n",
+                   names[m - 1]);
+    }
+    loom__dual_cuda_bitmap_free(&dW);
+    loom__dual_cuda_bitmap_free(&xbm);
+    loom__dual_cuda_bitmap_free(&cbm);
+    loom__dual_cuda_csr_free(&xcsr);
+    loom__dual_cuda_csr_free(&ccsr);
+    cudaFree(dX);
+    cudaFree(dcols);
+    cudaFree(dY);
+    loom_bitmap_destroy(&W);
+}
+
+int main(int argc, char **argv)
+{
+    int n = 4096, reps = 7, conv_reps = 20, im_reps = 200;
+    double w_sparsity = 0.75;
+    bool do_spgemm = true, do_conv = true;
+    const char *csv_path = nullptr, *conv_csv_path = nullptr;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--size") && i + 1 < argc)
+            n = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--conv-reps") && i + 1 < argc)
+            conv_reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--w-sparsity") && i + 1 < argc)
+            w_sparsity = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
+            csv_path = argv[++i];
+        else if (!strcmp(argv[i], "--conv-csv") && i + 1 < argc)
+            conv_csv_path = argv[++i];
+        else if (!strcmp(argv[i], "--no-spgemm"))
+            do_spgemm = false;
+        else if (!strcmp(argv[i], "--no-conv"))
+            do_conv = false;
+        else {
+            fprintf(stderr,
+                    "usage: %s [--size N] [--reps R] [--conv-reps R] [--w-sparsity S] "
+                    "[--csv FILE] [--conv-csv FILE] [--no-spgemm] [--no-conv]\n",
+                    argv[0]);
+            return 2;
+        }
+    }
+    reps = std::max(reps, 1);
+    conv_reps = std::max(conv_reps, 1);
+    loom_context *ctx;
+    TRY(loom_context_create(&ctx));
+    if (loom_backend_available(LOOM_BACKEND_CUDA) != LOOM_SUCCESS) {
+        printf("SKIP: no CUDA device: %s\n", loom_last_error());
+        return 77;
+    }
+    cudaDeviceProp prop;
+    CU(cudaGetDeviceProperties(&prop, 0));
+    const double copy_gbs = copy_bandwidth_gbs();
+    printf("device: %s, %d SMs, %.0f MB L2; device-to-device copy %.0f GB/s (read + write)\n",
+           prop.name, prop.multiProcessorCount, prop.l2CacheSize / 1048576.0, copy_gbs);
+    if (do_spgemm) {
+        FILE *csv = csv_path ? fopen(csv_path, "w") : nullptr;
+        spgemm_sweep(ctx, n, reps, copy_gbs, csv);
+        if (csv)
+            fclose(csv);
+    }
+    if (do_conv) {
+        FILE *csv = conv_csv_path ? fopen(conv_csv_path, "w") : nullptr;
+        table_iii(ctx, im_reps, conv_reps, w_sparsity, csv);
+        if (csv)
+            fclose(csv);
+    }
     loom_context_destroy(&ctx);
     return 0;
 }
