@@ -15,6 +15,8 @@ backends_openmp_libloom_omp_la_SOURCES = \
 	backends/openmp/openmp_backend.c \
 	backends/openmp/omp_topology.c \
 	backends/openmp/omp_topology.h \
+	backends/openmp/omp_team.c \
+	backends/openmp/omp_team.h \
 	backends/openmp/omp_kernels.h
 backends_openmp_libloom_omp_la_CPPFLAGS = $(OMP_BACKEND_CPPFLAGS)
 backends_openmp_libloom_omp_la_CFLAGS = $(OMP_BACKEND_CFLAGS)

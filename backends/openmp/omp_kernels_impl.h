@@ -31,6 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "omp_team.h"
+
 #undef real
 #undef vec
 #undef VL
@@ -343,8 +345,14 @@ OMPK_INLINE void KS(sell_emit)(const ompk_args *g, int64_t s, vec acc, real alph
         return;
     }
     real t[VL];
-    V(store)(t, acc);
+    V(store)(t, beta == 0 ? V(mul)(V(set1)(alpha), acc) : acc);
     const int64_t *rows = g->sell_rows + s * VL;
+    if (beta == 0) { /* finish's alpha * acc, done above for all lanes */
+        for (int l = 0; l < VL; l++)
+            if (rows[l] >= 0)
+                y[rows[l] * ys] = t[l];
+        return;
+    }
     for (int l = 0; l < VL; l++)
         if (rows[l] >= 0)
             y[rows[l] * ys] = KS(finish)(alpha, t[l], beta, &y[rows[l] * ys]);
@@ -679,28 +687,62 @@ static void KS(eb_fixup)(const ompk_args *g, int64_t c, real alpha, real beta)
     }
 }
 
+/* Thread tid of nth's share of an RB product (or of EB with no
+ * non-zeros: every row is empty, its sum +0, as RB). */
+static void KS(rb_share)(const ompk_args *g, int tid, int nth, real alpha, real beta)
+{
+    if (g->sell_h) {
+#if defined(VF_HAS_GATHER)
+        for (int p = tid; p < g->parts; p += nth)
+            KS(sell_slices_n1)(g, g->sell_part[p], g->sell_part[p + 1], alpha, beta);
+#endif
+    } else if (g->mloop == LOOM_M_RB) {
+        for (int p = tid; p < g->parts; p += nth)
+            KS(rb_rows)(g, g->row_part[p], g->row_part[p + 1], alpha, beta);
+    } else {
+        const int64_t r0 = g->rows * tid / nth, r1 = g->rows * (tid + 1) / nth;
+        for (int64_t i = r0; i < r1; i++)
+            KS(segment)(g, 0, 0, 0, 0, g->n, alpha, beta, (real *)g->y + i * g->y_rs, NULL);
+    }
+}
+
+/* An RB product as a job for the persistent team (omp_team.h): a short
+ * product no longer pays libgomp's fork and join. */
+struct KS(rb_job) {
+    const ompk_args *g;
+    real alpha, beta;
+};
+
+static void KS(rb_job_run)(void *arg, int tid, int nth)
+{
+    const struct KS(rb_job) *j = arg;
+    KS(rb_share)(j->g, tid, nth, j->alpha, j->beta);
+}
+
 void KX(ompk_spmm)(const ompk_args *g)
 {
     const real alpha = (real)g->alpha, beta = (real)g->beta;
-    if (g->mloop == LOOM_M_RB || g->chunks == 0) {
-        /* (EB with no non-zeros: every row is empty, its sum +0, as RB.) */
-#pragma omp parallel num_threads(g->threads)
-        {
-            const int tid = omp_get_thread_num(), nth = omp_get_num_threads();
-            if (g->sell_h) {
-#if defined(VF_HAS_GATHER)
-                for (int p = tid; p < g->parts; p += nth)
-                    KS(sell_slices_n1)(g, g->sell_part[p], g->sell_part[p + 1], alpha, beta);
-#endif
-            } else if (g->mloop == LOOM_M_RB) {
-                for (int p = tid; p < g->parts; p += nth)
-                    KS(rb_rows)(g, g->row_part[p], g->row_part[p + 1], alpha, beta);
-            } else {
-                const int64_t r0 = g->rows * tid / nth, r1 = g->rows * (tid + 1) / nth;
-                for (int64_t i = r0; i < r1; i++)
-                    KS(segment)(g, 0, 0, 0, 0, g->n, alpha, beta, (real *)g->y + i * g->y_rs, NULL);
-            }
+    const int eb = g->mloop == LOOM_M_EB && g->chunks > 0;
+    if (g->threads == 1) {
+        /* No parallel region at all: even a team of one costs libgomp a
+         * futex wake per call, a microsecond and more, as much as the
+         * product of a small matrix. */
+        if (!eb) {
+            KS(rb_share)(g, 0, 1, alpha, beta);
+            return;
         }
+        for (int64_t c = 0; c < g->chunks; c++)
+            KS(eb_chunk)(g, c, alpha, beta);
+        for (int64_t c = 0; c < g->chunks; c++)
+            KS(eb_fixup)(g, c, alpha, beta);
+        return;
+    }
+    if (!eb) {
+        struct KS(rb_job) job = {g, alpha, beta};
+        if (omp_team_run(g->threads, KS(rb_job_run), &job))
+            return;
+#pragma omp parallel num_threads(g->threads)
+        KS(rb_share)(g, omp_get_thread_num(), omp_get_num_threads(), alpha, beta);
         return;
     }
 #pragma omp parallel num_threads(g->threads)
