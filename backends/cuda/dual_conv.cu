@@ -90,7 +90,8 @@ extern "C" int loom__dual_cuda_conv_create(const loom_conv_shape *s, int64_t out
 }
 
 extern "C" int loom__dual_cuda_conv_run(dual_cuda_conv *c, double alpha, const void *X, int64_t ldx,
-                                        double beta, void *Y, int exact, int tile, void *stream_ptr)
+                                        double beta, void *Y, const dual_cuda_gemm_opts *opts,
+                                        void *stream_ptr)
 {
     cudaStream_t stream = static_cast<cudaStream_t>(stream_ptr);
     const loom_conv_shape *s = &c->s;
@@ -129,7 +130,7 @@ extern "C" int loom__dual_cuda_conv_run(dual_cuda_conv *c, double alpha, const v
             rc = loom__dual_cuda_gemm(&c->W, &c->cbm, c->f64, alpha, beta,
                                       static_cast<char *>(c->Y) +
                                           (size_t)(n * s->filters * c->pq) * c->es,
-                                      c->pq, 0, 1, exact, tile, stream);
+                                      c->pq, 0, 1, opts, stream);
     }
     if (!rc)
         rc = (int)cudaMemcpyAsync(Y, c->Y, y_bytes, cudaMemcpyDeviceToHost, stream);

@@ -67,6 +67,19 @@ enum {
     DUAL_CUDA_TILE_32X128 = 3
 };
 
+/* How a warp walks k for its 4 rows: over the union of their masks (4
+ * rows per shared load), row by row (fewer products when rows are sparse),
+ * or whichever is cheaper for each group and k-tile.  Never the bits. */
+enum { DUAL_CUDA_WALK_AUTO = 0, DUAL_CUDA_WALK_UNION = 1, DUAL_CUDA_WALK_ROWS = 2 };
+
+/* How the GEMM runs (none of it changes the bits).  exact = 0 allows the
+ * zero-product path, which is only bit-exact when loom__dual_zero_safe
+ * holds for both operands' values (see dual_gemm.cu); exact = 1 tests both
+ * masks for every product. */
+typedef struct dual_cuda_gemm_opts {
+    int exact, tile, walk;
+} dual_cuda_gemm_opts;
+
 /* ------------------------------------------------------ dual_device.cu */
 
 /* The device count, or a negative CUDA error code (no driver, no device). */
@@ -110,12 +123,10 @@ void loom__dual_cuda_csr_free(dual_cuda_csr *c);
 /* C = alpha*A*B + beta*C in the order of loom__ref_dual_gemm; A column-,
  * B row-condensed.  C is device memory when c_on_device, else host memory
  * (copied in and out).  Element (i, j) of C is C[i*ldc + j] (row-major) or
- * C[i + j*ldc].  exact = 0 allows the zero-product path, which is only
- * bit-exact when loom__dual_zero_safe holds for both operands' values (see
- * dual_gemm.cu); exact = 1 tests both masks for every product. */
+ * C[i + j*ldc]. */
 int loom__dual_cuda_gemm(const dual_cuda_bitmap *A, const dual_cuda_bitmap *B, int f64,
                          double alpha, double beta, void *C, int64_t ldc, int col_major,
-                         int c_on_device, int exact, int tile, void *stream);
+                         int c_on_device, const dual_cuda_gemm_opts *opts, void *stream);
 
 /* ------------------------------------------ dual_bitmap_build.cu, _csr_build.cu */
 
@@ -170,7 +181,7 @@ int loom__dual_cuda_conv_create(const loom_conv_shape *s, int64_t out_h, int64_t
  * leading dimension ldx, Y host contiguous (batch*F*out_h) x out_w.
  * X is uploaded once; im2col, bitmaps and GEMMs stay on the device. */
 int loom__dual_cuda_conv_run(dual_cuda_conv *c, double alpha, const void *X, int64_t ldx,
-                             double beta, void *Y, int exact, int tile, void *stream);
+                             double beta, void *Y, const dual_cuda_gemm_opts *opts, void *stream);
 void loom__dual_cuda_conv_destroy(dual_cuda_conv *c);
 
 #ifdef __cplusplus

@@ -7,11 +7,12 @@
  * host handles in and out, the work on the GPU).  On a machine without a
  * driver or a device the probe says so and nothing else is called.
  *
- * Two environment variables, for tests and benchmarks (neither changes
+ * Three environment variables, for tests and benchmarks (none changes
  * the bits): LOOM_DUAL_CUDA_EXACT=1 makes the GEMM test both masks for
  * every product even when the values allow the faster path
  * (dual_zero_safe.c); LOOM_DUAL_CUDA_TILE=64x256|32x256|32x128 forces
- * the GEMM's block tile (f32; f64 always uses 32x128).
+ * the GEMM's block tile (f32; f64 always uses 32x128);
+ * LOOM_DUAL_CUDA_WALK=union|rows forces how warps walk k (dual_cuda.h).
  */
 #include "config.h"
 #include "dual_internal.h"
@@ -32,6 +33,16 @@ static int env_exact(void)
     return e && *e && strcmp(e, "0") != 0;
 }
 
+static int env_walk(void)
+{
+    const char *e = getenv("LOOM_DUAL_CUDA_WALK");
+    if (e && !strcmp(e, "union"))
+        return DUAL_CUDA_WALK_UNION;
+    if (e && !strcmp(e, "rows"))
+        return DUAL_CUDA_WALK_ROWS;
+    return DUAL_CUDA_WALK_AUTO;
+}
+
 static int env_tile(void)
 {
     const char *e = getenv("LOOM_DUAL_CUDA_TILE");
@@ -44,6 +55,14 @@ static int env_tile(void)
     if (!strcmp(e, "32x128"))
         return DUAL_CUDA_TILE_32X128;
     return DUAL_CUDA_TILE_AUTO;
+}
+
+/* The GEMM's options: the exact path when the values ask for it (or the
+ * environment), the block tile and the walk from the environment. */
+static dual_cuda_gemm_opts gemm_opts(bool zero_safe)
+{
+    dual_cuda_gemm_opts o = {!zero_safe || env_exact(), env_tile(), env_walk()};
+    return o;
 }
 
 static loom_status cuda_dual_probe(void)
@@ -121,10 +140,10 @@ static loom_status cuda_dual_gemm(loom_dual_gemm_plan *plan, double alpha, doubl
                                   loom_dense *C)
 {
     cuda_gemm_data *d = plan->backend_data;
+    dual_cuda_gemm_opts o = gemm_opts(d->zero_safe);
     int rc = loom__dual_cuda_gemm(&d->A, &d->B, plan->dtype == LOOM_F64, alpha, beta, C->data,
                                   C->ld, C->layout == LOOM_COL_MAJOR,
-                                  C->memory == LOOM_MEMORY_DEVICE, !d->zero_safe || env_exact(),
-                                  env_tile(), plan->ctx.stream);
+                                  C->memory == LOOM_MEMORY_DEVICE, &o, plan->ctx.stream);
     return rc ? cuda_fail(rc, "dual-side GEMM") : LOOM_SUCCESS;
 }
 
@@ -172,9 +191,9 @@ static loom_status cuda_conv(loom_conv_plan *plan, double alpha, const loom_dens
                              loom_dense *Y)
 {
     cuda_conv_data *d = plan->backend_data;
-    int exact = env_exact() || !d->w_zero_safe || !loom__dual_dense_zero_safe(X);
-    int rc = loom__dual_cuda_conv_run(d->conv, alpha, X->data, X->ld, beta, Y->data, exact,
-                                      env_tile(), plan->ctx.stream);
+    dual_cuda_gemm_opts o = gemm_opts(d->w_zero_safe && loom__dual_dense_zero_safe(X));
+    int rc = loom__dual_cuda_conv_run(d->conv, alpha, X->data, X->ld, beta, Y->data, &o,
+                                      plan->ctx.stream);
     return rc ? cuda_fail(rc, "convolution") : LOOM_SUCCESS;
 }
 

@@ -58,7 +58,7 @@ using namespace loom_dual;
 
 template <typename real, int GROUPS, int CPL>
 int launch_shape(const dual_cuda_bitmap *A, const dual_cuda_bitmap *B, real alpha, real beta,
-                 real *C, int64_t ldc, int col_major, int exact, cudaStream_t stream)
+                 real *C, int64_t ldc, int col_major, int exact, int walk, cudaStream_t stream)
 {
     const int64_t col_blocks = (B->tile_cols + CPL - 1) / CPL;
     const int64_t row_blocks = (A->tile_rows + GROUPS - 1) / GROUPS;
@@ -67,10 +67,10 @@ int launch_shape(const dual_cuda_bitmap *A, const dual_cuda_bitmap *B, real alph
         return (int)cudaErrorInvalidConfiguration;
     if (exact)
         dual_gemm_kernel<real, GROUPS, CPL, true><<<(unsigned)blocks, THREADS, 0, stream>>>(
-            *A, *B, alpha, beta, C, ldc, col_major, col_blocks);
+            *A, *B, alpha, beta, C, ldc, col_major, col_blocks, walk);
     else
         dual_gemm_kernel<real, GROUPS, CPL, false><<<(unsigned)blocks, THREADS, 0, stream>>>(
-            *A, *B, alpha, beta, C, ldc, col_major, col_blocks);
+            *A, *B, alpha, beta, C, ldc, col_major, col_blocks, walk);
     return (int)cudaGetLastError();
 }
 
@@ -99,33 +99,38 @@ int choose_tile(const dual_cuda_bitmap *A, const dual_cuda_bitmap *B)
 }
 
 int launch_f32(const dual_cuda_bitmap *A, const dual_cuda_bitmap *B, float alpha, float beta,
-               float *C, int64_t ldc, int col_major, int exact, int tile, cudaStream_t stream)
+               float *C, int64_t ldc, int col_major, int exact, int tile, int walk,
+               cudaStream_t stream)
 {
     if (tile == DUAL_CUDA_TILE_AUTO)
         tile = choose_tile(A, B);
     switch (tile) {
     case DUAL_CUDA_TILE_64X256:
-        return launch_shape<float, 2, 8>(A, B, alpha, beta, C, ldc, col_major, exact, stream);
+        return launch_shape<float, 2, 8>(A, B, alpha, beta, C, ldc, col_major, exact, walk, stream);
     case DUAL_CUDA_TILE_32X256:
-        return launch_shape<float, 1, 8>(A, B, alpha, beta, C, ldc, col_major, exact, stream);
+        return launch_shape<float, 1, 8>(A, B, alpha, beta, C, ldc, col_major, exact, walk, stream);
     default:
-        return launch_shape<float, 1, 4>(A, B, alpha, beta, C, ldc, col_major, exact, stream);
+        return launch_shape<float, 1, 4>(A, B, alpha, beta, C, ldc, col_major, exact, walk, stream);
     }
 }
 
 /* f64: one shape, 32x128 (32 double accumulators a lane). */
 int launch_f64(const dual_cuda_bitmap *A, const dual_cuda_bitmap *B, double alpha, double beta,
-               double *C, int64_t ldc, int col_major, int exact, cudaStream_t stream)
+               double *C, int64_t ldc, int col_major, int exact, int walk, cudaStream_t stream)
 {
-    return launch_shape<double, 1, 4>(A, B, alpha, beta, C, ldc, col_major, exact, stream);
+    return launch_shape<double, 1, 4>(A, B, alpha, beta, C, ldc, col_major, exact, walk, stream);
 }
 
 } // namespace
 
 extern "C" int loom__dual_cuda_gemm(const dual_cuda_bitmap *A, const dual_cuda_bitmap *B, int f64,
                                     double alpha, double beta, void *C, int64_t ldc, int col_major,
-                                    int c_on_device, int exact, int tile, void *stream_ptr)
+                                    int c_on_device, const dual_cuda_gemm_opts *opts,
+                                    void *stream_ptr)
 {
+    const dual_cuda_gemm_opts none = {0, DUAL_CUDA_TILE_AUTO, DUAL_CUDA_WALK_AUTO};
+    if (!opts)
+        opts = &none;
     cudaStream_t stream = static_cast<cudaStream_t>(stream_ptr);
     const size_t es = f64 ? sizeof(double) : sizeof(float);
     const int64_t m = A->rows, n = B->cols;
@@ -146,10 +151,10 @@ extern "C" int loom__dual_cuda_gemm(const dual_cuda_bitmap *A, const dual_cuda_b
             return (int)e;
         }
     }
-    int rc = f64 ? launch_f64(A, B, alpha, beta, static_cast<double *>(dC), ldc, col_major, exact,
-                              stream)
+    int rc = f64 ? launch_f64(A, B, alpha, beta, static_cast<double *>(dC), ldc, col_major,
+                              opts->exact, opts->walk, stream)
                  : launch_f32(A, B, (float)alpha, (float)beta, static_cast<float *>(dC), ldc,
-                              col_major, exact, tile, stream);
+                              col_major, opts->exact, opts->tile, opts->walk, stream);
     if (!c_on_device) {
         if (rc == 0)
             rc = (int)cudaMemcpyAsync(C, dC, span * es, cudaMemcpyDeviceToHost, stream);

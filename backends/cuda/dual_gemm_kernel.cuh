@@ -34,6 +34,38 @@ __device__ __forceinline__ void unpack(const double2 &v, double *o)
     o[1] = v.y;
 }
 
+/* What one k of a walk needs from shared memory. */
+template <typename real, int CPL> struct ab_union {
+    real a[ROWS], b[CPL];
+};
+template <typename real, int CPL> struct ab_row {
+    real a, b[CPL];
+};
+
+/* Visit the set bits of `bits` in increasing order (apply(k) for k = the
+ * lowest first: the summation order), two at a time so that the second
+ * k's shared loads are in flight during the first's multiply-adds.  The
+ * bits are reversed once so that the next k is one count of leading zeros. */
+template <typename Load, typename Apply>
+__device__ __forceinline__ void walk_bits(uint32_t bits, Load load, Apply apply)
+{
+    uint32_t rev = __brev(bits);
+    while (rev) {
+        const int k0 = __clz(rev);
+        rev ^= 0x80000000u >> k0;
+        const auto x0 = load(k0);
+        if (rev) {
+            const int k1 = __clz(rev);
+            rev ^= 0x80000000u >> k1;
+            const auto x1 = load(k1);
+            apply(k0, x0);
+            apply(k1, x1);
+        } else {
+            apply(k0, x0);
+        }
+    }
+}
+
 /* GROUPS: 32-row groups of C per block (BM = 32*GROUPS); CPL: columns per
  * lane (BN = 32*CPL, so the block spans CPL tiles of B); EXACT: test both
  * mask bits of every product. */
@@ -41,7 +73,7 @@ template <typename real, int GROUPS, int CPL, bool EXACT>
 __global__ void __launch_bounds__(THREADS, 2)
     dual_gemm_kernel(const dual_cuda_bitmap A, const dual_cuda_bitmap B, const real alpha,
                      const real beta, real *__restrict__ C, const int64_t ldc, const int col_major,
-                     const int64_t col_blocks)
+                     const int64_t col_blocks, const int walk)
 {
     constexpr int V = 16 / (int)sizeof(real); /* elements per 16-byte load */
     constexpr int VECS = CPL / V;
@@ -160,45 +192,99 @@ __global__ void __launch_bounds__(THREADS, 2)
             }
             __syncthreads(); /* S2 */
 
-            /* The walk: k in increasing order over the rows' union. */
+            /* The walk, per 32-row group: k in increasing order. */
 #pragma unroll
             for (int g = 0; g < GROUPS; g++) {
-                uint32_t todo =
-                    __ballot_sync(FULL, (ma[g] >> (ROWS * warp) & ((1u << ROWS) - 1u)) != 0) &
-                    active;
-                while (todo) {
-                    const int kk = __ffs(todo) - 1;
-                    todo &= todo - 1u;
-                    real a[ROWS], b[CPL];
-                    const vec *pa = reinterpret_cast<const vec *>(&sA[kk * BM + g * T + ROWS * warp]);
+                const uint32_t mine = ma[g] >> (ROWS * warp) & ((1u << ROWS) - 1u);
+                const uint32_t todo = __ballot_sync(FULL, mine != 0) & active;
+                if (!todo)
+                    continue;
+                /* Row masks (bit k: A(row, k) != 0): the transpose of A's
+                 * column masks, one ballot per row. */
+                uint32_t rows[ROWS];
+                int row_steps = 0;
 #pragma unroll
-                    for (int h = 0; h < ROWS / V; h++)
-                        unpack(pa[h], &a[h * V]);
+                for (int r = 0; r < ROWS; r++) {
+                    rows[r] = __ballot_sync(FULL, mine >> r & 1u) & active;
+                    row_steps += __popc(rows[r]);
+                }
+                /* A union step costs about 1.5 issue slots per FMA (4 rows),
+                 * a row step is bound by its 16-byte shared loads: take the
+                 * cheaper walk for this group and k-tile (warp-uniform). */
+                const bool by_rows =
+                    walk == DUAL_CUDA_WALK_ROWS ||
+                    (walk == DUAL_CUDA_WALK_AUTO && 2 * row_steps < 3 * __popc(todo));
+                const real *a0 = &sA[g * T + ROWS * warp];
+                const real *b0 = &sB[lane * V];
+                const uint32_t *mb0 = &sMB[buf][0][0];
+                if (!by_rows) {
+                    walk_bits(
+                        todo,
+                        [&](int kk) {
+                            ab_union<real, CPL> x;
+                            const vec *pa = reinterpret_cast<const vec *>(a0 + kk * BM);
 #pragma unroll
-                    for (int q = 0; q < VECS; q++)
-                        unpack(*reinterpret_cast<const vec *>(&sB[kk * BN + q * T * V + lane * V]),
-                               &b[q * V]);
-                    if (EXACT) {
-                        const uint32_t arow = __shfl_sync(FULL, ma[g], kk) >> (ROWS * warp);
+                            for (int h = 0; h < ROWS / V; h++)
+                                unpack(pa[h], &x.a[h * V]);
 #pragma unroll
-                        for (int q = 0; q < VECS; q++) {
-                            const int col0 = q * T * V + lane * V;
-                            const uint32_t bcol = sMB[buf][col0 / T][kk] >> (col0 % T);
+                            for (int q = 0; q < VECS; q++)
+                                unpack(*reinterpret_cast<const vec *>(b0 + kk * BN + q * T * V),
+                                       &x.b[q * V]);
+                            return x;
+                        },
+                        [&](int kk, const ab_union<real, CPL> &x) {
+                            if (EXACT) {
+                                const uint32_t arow = __shfl_sync(FULL, ma[g], kk) >> (ROWS * warp);
 #pragma unroll
-                            for (int r = 0; r < ROWS; r++)
+                                for (int q = 0; q < VECS; q++) {
+                                    const int col0 = q * T * V + lane * V;
+                                    const uint32_t bcol = mb0[(col0 / T) * T + kk] >> (col0 % T);
 #pragma unroll
-                                for (int e = 0; e < V; e++)
-                                    if ((arow >> r) & (bcol >> e) & 1u)
-                                        acc[g][r][q * V + e] =
-                                            fma_rn(a[r], b[q * V + e], acc[g][r][q * V + e]);
-                        }
-                    } else {
+                                    for (int r = 0; r < ROWS; r++)
 #pragma unroll
-                        for (int r = 0; r < ROWS; r++)
+                                        for (int e = 0; e < V; e++)
+                                            if ((arow >> r) & (bcol >> e) & 1u)
+                                                acc[g][r][q * V + e] = fma_rn(
+                                                    x.a[r], x.b[q * V + e], acc[g][r][q * V + e]);
+                                }
+                            } else {
 #pragma unroll
-                            for (int c = 0; c < CPL; c++)
-                                acc[g][r][c] = fma_rn(a[r], b[c], acc[g][r][c]);
-                    }
+                                for (int r = 0; r < ROWS; r++)
+#pragma unroll
+                                    for (int c = 0; c < CPL; c++)
+                                        acc[g][r][c] = fma_rn(x.a[r], x.b[c], acc[g][r][c]);
+                            }
+                        });
+                } else {
+#pragma unroll
+                    for (int r = 0; r < ROWS; r++)
+                        walk_bits(
+                            rows[r],
+                            [&](int kk) {
+                                ab_row<real, CPL> x;
+                                x.a = a0[kk * BM + r];
+#pragma unroll
+                                for (int q = 0; q < VECS; q++)
+                                    unpack(*reinterpret_cast<const vec *>(b0 + kk * BN + q * T * V),
+                                           &x.b[q * V]);
+                                return x;
+                            },
+                            [&](int kk, const ab_row<real, CPL> &x) {
+#pragma unroll
+                                for (int q = 0; q < VECS; q++) {
+                                    /* A(row, k) is present: the walk visits only its bits. */
+                                    uint32_t bcol = ~0u;
+                                    if (EXACT) {
+                                        const int col0 = q * T * V + lane * V;
+                                        bcol = mb0[(col0 / T) * T + kk] >> (col0 % T);
+                                    }
+#pragma unroll
+                                    for (int e = 0; e < V; e++)
+                                        if (!EXACT || (bcol >> e & 1u))
+                                            acc[g][r][q * V + e] =
+                                                fma_rn(x.a, x.b[q * V + e], acc[g][r][q * V + e]);
+                                }
+                            });
                 }
             }
         }
