@@ -278,7 +278,8 @@ static void spgemm_sweep(loom_context *ctx, int n, int reps, double copy_gbs, FI
     if (csv)
         fprintf(csv, "n,sparsity,density_product,useful_fma,floor_ms,floor_bytes_ms,cublas_ms,"
                      "dual_ms,dual_tile,dual_64x256_ms,dual_32x256_ms,dual_32x128_ms,"
-                     "dual_exact_ms,cusparse_ms,nnz_c,dstc_speedup,bits_vs_openmp\n");
+                     "dual_exact_ms,cusparse_ms,nnz_c,dstc_speedup,bits_vs_openmp,"
+                     "dual_union_ms,dual_rows_ms\n");
     const double sparsity[] = {0, 0.5, 0.75, 0.8, 0.9, 0.95, 0.99, 0.999};
     const int ns = (int)(sizeof sparsity / sizeof sparsity[0]);
     std::vector<float> A((size_t)n * n), B((size_t)n * n);
@@ -340,6 +341,12 @@ static void spgemm_sweep(loom_context *ctx, int n, int reps, double copy_gbs, FI
             tile_ms[t] = time_ms(reps, [&] { TRY(loom_dual_gemm_execute(p, 1.0, 0.0, &Cd)); });
         }
         unsetenv("LOOM_DUAL_CUDA_TILE");
+        double walk_ms[2];
+        for (int w = 0; w < 2; w++) {
+            setenv("LOOM_DUAL_CUDA_WALK", w ? "rows" : "union", 1);
+            walk_ms[w] = time_ms(reps, [&] { TRY(loom_dual_gemm_execute(p, 1.0, 0.0, &Cd)); });
+        }
+        unsetenv("LOOM_DUAL_CUDA_WALK");
         setenv("LOOM_DUAL_CUDA_EXACT", "1", 1);
         const double exact_ms = time_ms(reps, [&] { TRY(loom_dual_gemm_execute(p, 1.0, 0.0, &Cd)); });
         unsetenv("LOOM_DUAL_CUDA_EXACT");
@@ -398,15 +405,20 @@ static void spgemm_sweep(loom_context *ctx, int n, int reps, double copy_gbs, FI
         char tile_col[32];
         snprintf(tile_col, sizeof tile_col, "%s %.3f", tile_names[best], tile_ms[best]);
         printf("%7.1f%% %9.3g %9.3g | %8.3f %8.3f %8.3f %8.3f | %9s %9.3f %11s | %7.2fx %9s | "
-               "%6.1f  bits %s\n",
+               "%6.1f  bits %s  walks union %.3f rows %.3f\n",
                100 * s, prod, useful / 1e9, floor, floor_bytes, blas_ms, dual_ms, tile_col,
-               exact_ms, sp_col, blas_ms / dual_ms, vs_sp, steps.speedup, bits);
+               exact_ms, sp_col, blas_ms / dual_ms, vs_sp, steps.speedup, bits, walk_ms[0],
+               walk_ms[1]);
         fflush(stdout);
         if (csv)
-            fprintf(csv, "%d,%g,%g,%.0f,%.4f,%.4f,%.4f,%.4f,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%lld,%.2f,%s\n",
+            fprintf(csv,
+                    "%d,%g,%g,%.0f,%.4f,%.4f,%.4f,%.4f,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%lld,%.2f,%s,"
+                    "%.4f,%.4f\n",
                     n, s, prod, useful, floor, floor_bytes, blas_ms, dual_ms, tile_names[best],
                     tile_ms[1], tile_ms[2], tile_ms[3], exact_ms, sp_ms, (long long)nnz_c,
-                    steps.speedup, bits);
+                    steps.speedup, bits, walk_ms[0], walk_ms[1]);
+        if (csv)
+            fflush(csv);
         dual_v[idx] = dual_ms;
         blas_v[idx] = blas_ms;
         sp_v[idx] = sp_ms;
@@ -529,8 +541,7 @@ static void table_iii(loom_context *ctx, int reps, int conv_reps, double w_spars
             DC(loom__dual_cuda_bitmap_from_csr(&ccsr, 0, &cbm, nullptr));
         });
         const double gemm = time_ms(reps, [&] {
-            DC(loom__dual_cuda_gemm(&dW, &cbm, 0, 1.0, 0.0, dY, pq, 0, 1, 0, DUAL_CUDA_TILE_AUTO,
-                                    nullptr));
+            DC(loom__dual_cuda_gemm(&dW, &cbm, 0, 1.0, 0.0, dY, pq, 0, 1, nullptr, nullptr));
         });
         /* The whole convolution through the API, each strategy, and the
          * bits against the OpenMP backend. */
@@ -574,6 +585,8 @@ static void table_iii(loom_context *ctx, int reps, int conv_reps, double w_spars
                     sparsity[idx], w_sparsity, im_dense, im_csr, im_bm, norm[0][idx], norm[1][idx],
                     to_dense, to_csr, im_bm, x_csr, x_bm, conv_ms[0], conv_ms[1], conv_ms[2], gemm,
                     bits);
+        if (csv)
+            fflush(csv);
     }
     const char *names[2] = {"CSR", "bitmap"};
     for (int m = 0; m < 2; m++) {

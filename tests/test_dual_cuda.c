@@ -4,8 +4,8 @@
  *   - the dual-side GEMM: odd shapes, densities from dense (0% sparse) to
  *     empty (100%), f32 and f64, C in host and device memory, row- and
  *     column-major with a padded leading dimension, beta == 0 with C
- *     poisoned with NaN; every block tile (LOOM_DUAL_CUDA_TILE) and both
- *     of its paths (LOOM_DUAL_CUDA_EXACT);
+ *     poisoned with NaN; every block tile (LOOM_DUAL_CUDA_TILE), walk
+ *     (LOOM_DUAL_CUDA_WALK) and both paths (LOOM_DUAL_CUDA_EXACT);
  *   - values outside the range where absent elements may be multiplied
  *     as zeros (products that round to -0) take the exact path unasked;
  *   - the convolution on the GPU with each im2col strategy: odd shapes,
@@ -119,6 +119,7 @@ static void gemm_run(loom_backend_id id, const loom_bitmap *A, const loom_bitmap
 }
 
 static const char *const tiles[] = {NULL, "64x256", "32x256", "32x128"};
+static const char *const walks[] = {NULL, "union", "rows"};
 
 static void gemm_case(const loom_dense *Ad, const loom_dense *Bd, loom_dtype dt, uint64_t seed,
                       const char *what)
@@ -137,37 +138,44 @@ static void gemm_case(const loom_dense *Ad, const loom_dense *Bd, loom_dtype dt,
         host_copy(&C0, &Cr);
         gemm_run(LOOM_BACKEND_REFERENCE, A, B, alpha, beta, &Cr, false);
         for (int t = 0; t < 4; t++)
-            for (int exact = 0; exact < 2; exact++) {
-                if (dt == LOOM_F64 && t > 0)
-                    continue;
-                if (tiles[t])
-                    setenv("LOOM_DUAL_CUDA_TILE", tiles[t], 1);
-                else
-                    unsetenv("LOOM_DUAL_CUDA_TILE");
-                if (exact)
-                    setenv("LOOM_DUAL_CUDA_EXACT", "1", 1);
-                else
-                    unsetenv("LOOM_DUAL_CUDA_EXACT");
-                loom_dense Cc;
-                host_copy(&C0, &Cc);
-                gemm_run(LOOM_BACKEND_CUDA, A, B, alpha, beta, &Cc, dev);
-                if (memcmp(Cr.data, Cc.data, span_bytes(&Cr))) {
-                    loom_compare_result r;
-                    CHECK(loom_dense_compare(&Cr, &Cc, &r));
-                    fail_msg("GEMM %s %lldx%lldx%lld %s, C in %s memory, tile %s, exact %d: "
-                             "%lld elements differ, first (%lld, %lld) %.17g vs %.17g",
-                             what, (long long)m, (long long)k, (long long)n, loom_dtype_name(dt),
-                             dev ? "device" : "host", tiles[t] ? tiles[t] : "auto", exact,
-                             (long long)r.differing, (long long)r.first_row,
-                             (long long)r.first_col, r.first_a, r.first_b);
+            for (int w = 0; w < 3; w++)
+                for (int exact = 0; exact < 2; exact++) {
+                    if (dt == LOOM_F64 && t > 0)
+                        continue;
+                    if (tiles[t])
+                        setenv("LOOM_DUAL_CUDA_TILE", tiles[t], 1);
+                    else
+                        unsetenv("LOOM_DUAL_CUDA_TILE");
+                    if (walks[w])
+                        setenv("LOOM_DUAL_CUDA_WALK", walks[w], 1);
+                    else
+                        unsetenv("LOOM_DUAL_CUDA_WALK");
+                    if (exact)
+                        setenv("LOOM_DUAL_CUDA_EXACT", "1", 1);
+                    else
+                        unsetenv("LOOM_DUAL_CUDA_EXACT");
+                    loom_dense Cc;
+                    host_copy(&C0, &Cc);
+                    gemm_run(LOOM_BACKEND_CUDA, A, B, alpha, beta, &Cc, dev);
+                    if (memcmp(Cr.data, Cc.data, span_bytes(&Cr))) {
+                        loom_compare_result r;
+                        CHECK(loom_dense_compare(&Cr, &Cc, &r));
+                        fail_msg("GEMM %s %lldx%lldx%lld %s, C in %s memory, tile %s, walk %s, "
+                                 "exact %d: %lld elements differ, first (%lld, %lld) %.17g vs %.17g",
+                                 what, (long long)m, (long long)k, (long long)n, loom_dtype_name(dt),
+                                 dev ? "device" : "host", tiles[t] ? tiles[t] : "auto",
+                                 walks[w] ? walks[w] : "auto", exact,
+                                 (long long)r.differing, (long long)r.first_row,
+                                 (long long)r.first_col, r.first_a, r.first_b);
+                    }
+                    checked++;
+                    free(Cc.data);
                 }
-                checked++;
-                free(Cc.data);
-            }
         free(C0.data);
         free(Cr.data);
     }
     unsetenv("LOOM_DUAL_CUDA_TILE");
+    unsetenv("LOOM_DUAL_CUDA_WALK");
     unsetenv("LOOM_DUAL_CUDA_EXACT");
     loom_bitmap_destroy(&A);
     loom_bitmap_destroy(&B);
