@@ -42,9 +42,10 @@ say "device: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | h
 CM_I="" CM_L="-lcmocka"
 if [ -n "${CMOCKA_DIR:-}" ] || [ ! -f /usr/include/cmocka.h ]; then
     for d in ${CMOCKA_DIR:-} .dualgpu/cmocka .tc-gpu/cmocka; do
+        case $d in /*) ;; *) d=$ROOT/$d ;; esac
         if [ -f $d/cmocka.h ]; then
-            CM_I="-I$ROOT/$d"
-            CM_L="-L$ROOT/$d -l:libcmocka.so.0 -Wl,-rpath,$ROOT/$d"
+            CM_I="-I$d"
+            CM_L="-L$d -l:libcmocka.so.0 -Wl,-rpath,$d"
             break
         fi
     done
