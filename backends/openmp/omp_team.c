@@ -6,8 +6,11 @@
  * generation and then counts itself done; the caller runs share 0 and
  * waits for every worker's count (workers beyond nth only count), so the
  * job's fields are never rewritten while a worker may still read them.
- * Workers spin (with the pause instruction) for SPIN_NS after a job, then
- * sleep on a condition variable; the caller wakes sleepers.  The
+ * Workers spin (with the pause instruction, yielding now and then) for
+ * SPIN_NS after a job, then sleep on a condition variable; the caller
+ * wakes sleepers, and waits for the workers spinning briefly, then
+ * yielding, so that threads sharing a core (more threads than cores, a
+ * loaded machine, real-time priorities) still make progress.  The
  * generation and the sleeper count are sequentially consistent atomics:
  * a worker announces itself asleep and then re-reads the generation, the
  * caller bumps the generation and then reads the sleeper count, so one of
@@ -18,8 +21,11 @@
 #include "omp_topology.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define TEAM_MAX 64
@@ -65,8 +71,11 @@ static unsigned long await_job(unsigned long seen)
         const unsigned long g = atomic_load(&team.gen);
         if (g != seen || atomic_load(&team.stop))
             return g;
-        if ((spins & 255) == 255 && now_ns() - start > SPIN_NS)
-            break;
+        if ((spins & 255) == 255) {
+            if (now_ns() - start > SPIN_NS)
+                break;
+            sched_yield(); /* let a thread that shares this core run */
+        }
         cpu_relax();
     }
     pthread_mutex_lock(&team.lock);
@@ -110,9 +119,22 @@ static int ensure_workers(int want)
     return ok;
 }
 
+/* Whether the team may run jobs: not with more threads than hardware
+ * threads (spinning workers would take turns on a core), nor when
+ * LOOM_OMP_TEAM=0 asks for OpenMP regions only (comparisons). */
+static int team_allowed(int threads)
+{
+    static int disabled = -1;
+    if (disabled < 0) {
+        const char *env = getenv("LOOM_OMP_TEAM");
+        disabled = env && strcmp(env, "0") == 0;
+    }
+    return !disabled && threads >= 2 && threads <= TEAM_MAX && threads <= omp_topology_get()->pus;
+}
+
 int omp_team_run(int threads, omp_team_fn fn, void *arg)
 {
-    if (threads < 2 || threads > TEAM_MAX)
+    if (!team_allowed(threads))
         return 0;
     if (pthread_mutex_trylock(&team.busy) != 0)
         return 0;
@@ -131,8 +153,15 @@ int omp_team_run(int threads, omp_team_fn fn, void *arg)
         pthread_mutex_unlock(&team.lock);
     }
     fn(arg, 0, threads);
-    while (atomic_load(&team.done) < team.workers)
-        cpu_relax();
+    /* Spin briefly, then yield: a worker may be waiting for this very
+     * core (more threads than cores, a busy machine), and a spinning
+     * caller would hold it for its whole time slice. */
+    for (unsigned spins = 0; atomic_load(&team.done) < team.workers; spins++) {
+        if (spins < 4096)
+            cpu_relax();
+        else
+            sched_yield();
+    }
     pthread_mutex_unlock(&team.busy);
     return 1;
 }
