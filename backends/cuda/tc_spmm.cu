@@ -22,40 +22,84 @@
  *   the halving tree.  Rows are binned by P at plan time; one launch runs
  *   every bin (blocks of a bin run rows of that P).
  *
- *   Columns go in strips of 64, spread over gridDim.y: per group the warp
- *   stages the k dense rows' strip (k x 64) in shared memory with 16-byte
- *   loads (the "compressed RHS buffer"), converting to the MMA type on the
- *   way, then runs 4 MMAs (one per 16 columns) fed by ldmatrix.trans
- *   (fp16/bf16) or plain loads (tf32).
- *   Outputs are staged in shared memory and written two columns per lane.
+ *   Columns go in strips of 64 (4 MMA tiles of 16).  The unit of work is an
+ *   "item": one group of one part for one strip - k dense rows x 64 columns
+ *   gathered into a shared-memory slot (the "compressed RHS buffer"), then 4
+ *   MMAs fed by ldmatrix.trans (fp16/bf16) or plain loads (fp32 storage,
+ *   rounded to the MMA type as the fragment is built).
  *
- * Speed-only choices (strip width, block shape, strips per block, vector
- * loads) never change the order of operations.  Not done: several blocks
- * per row for rows of more than 8 groups (such a row keeps 8 warps, each
- * taking several groups).
+ * Where the time goes, and why the kernel is shaped this way: a DLMC-sized
+ * problem is a few microseconds of dependent latency (row record, column
+ * indices, X rows, MMA, output), not of bandwidth.  So each warp walks a
+ * sequence of items - its part of a row for every strip of a window of
+ * columns, and then (when the matrix has more rows than the GPU has warps)
+ * the same part of further rows - and keeps STAGES items in flight: the X
+ * rows of item i+STAGES-1 are copied with cp.async (16 bytes a lane, no
+ * register round trip) while item i's MMAs run.  A row's indices and values
+ * are read once for all its strips.  The window width and the rows per warp
+ * are chosen at launch so the grid fills the GPU once (launch_bins).
+ *
+ * Speed-only choices (strip window, rows per warp, pipeline depth, block
+ * shape, vector loads) never change the order of operations: every output
+ * still sees its part's groups in order, starting from +0, then the halving
+ * tree, then step 5.  Not done: several blocks per row for rows of more than
+ * 8 groups (such a row keeps 8 warps, each taking several groups).
+ *
+ * Needs sm_80 or later (cp.async, bf16/tf32 mma.sync).
  */
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "tc_mma.cuh"
 #include "tc_round.h"
 #include "tc_spmm.h"
 
+/* Shared-memory ring per warp, bytes: the pipeline depth is as many slots as
+ * fit (2 to 4).  A tuning knob, not part of the arithmetic. */
+#ifndef LOOMTC_RING_BYTES
+#define LOOMTC_RING_BYTES 6912
+#endif
+
 namespace loomtc {
 
-constexpr int WARPS = 8;
+constexpr int WARPS = 8; /* a block holds one row of P = 8 parts */
 constexpr int THREADS = WARPS * 32;
-constexpr int NS = 64;  /* columns per strip: 4 MMA tiles of 16 */
-constexpr int PAD = 8;  /* stage row padding (elements): conflict-free ldmatrix / loads */
+constexpr int NS = 64;   /* columns per strip: 4 MMA tiles of 16 */
 
 template <int VT> struct storage;
 template <> struct storage<TC_VAL_F32> { typedef float T; };
 template <> struct storage<TC_VAL_F16> { typedef __half T; };
 template <> struct storage<TC_VAL_BF16> { typedef __nv_bfloat16 T; };
 
-/* MMA operand as held in shared memory: 16-bit patterns, or tf32 in an fp32. */
-template <int PREC> struct optype { typedef uint16_t T; };
-template <> struct optype<TC_PREC_TF32> { typedef float T; };
+/* A slot holds the k dense rows of one item as stored (raw), so cp.async can
+ * fill it; fp32 values are rounded to the MMA type when fragments are built.
+ * Row strides keep the fragment reads free of bank conflicts:
+ *   16-bit, ldmatrix: 72 halves (144 bytes; the 8 rows of a matrix hit 8
+ *     different 16-byte bank groups);
+ *   tf32: 72 floats (lanes read rows q, q+4: banks 8q + g);
+ *   fp32 to fp16/bf16: 68 floats (lanes read rows 2q, 2q+1: banks 8q + g). */
+template <int VT, int PREC, int KS> struct slot_shape {
+    typedef typename storage<VT>::T T;
+    static constexpr int EPC = 16 / (int)sizeof(T); /* elements per 16-byte chunk */
+    static constexpr int CPR = NS / EPC;            /* chunks per staged row */
+    static constexpr int ITER = KS * CPR / 32;      /* chunks per lane and item */
+    static constexpr int STRIDE = (sizeof(T) == 2 || PREC == TC_PREC_TF32) ? NS + 8 : NS + 4;
+    static constexpr int ELEMS = KS * STRIDE;
+    static constexpr int BYTES = ELEMS * (int)sizeof(T);
+    static constexpr int STAGES = LOOMTC_RING_BYTES / BYTES < 2   ? 2
+                                  : LOOMTC_RING_BYTES / BYTES > 4 ? 4
+                                                                  : LOOMTC_RING_BYTES / BYTES;
+    static constexpr int RED_BYTES = 2 * WARPS * NS * (int)sizeof(float); /* double-buffered */
+    static constexpr int SMEM = WARPS * STAGES * BYTES + RED_BYTES;
+    /* Blocks per multiprocessor the kernel is built for (__launch_bounds__):
+     * 3 (24 warps, <= 80 registers) where the ring fits 3 times in the 227 KB
+     * of shared memory and a lane's chunk indices are few; else 2. */
+    static constexpr int MIN_BLOCKS = (ITER <= 4 && 3 * SMEM <= 227 * 1024) ? 3 : 2;
+    static_assert(KS * CPR % 32 == 0, "a slot is a whole number of chunks per lane");
+    static_assert((STRIDE * sizeof(T)) % 16 == 0, "slot rows must stay 16-byte aligned");
+};
 
 __device__ __forceinline__ float to_f32(float v) { return v; }
 __device__ __forceinline__ float to_f32(__half v) { return __half2float(v); }
@@ -66,12 +110,12 @@ __device__ __forceinline__ void store_as(__half *p, float v) { *p = __float2half
 __device__ __forceinline__ void store_as(__nv_bfloat16 *p, float v) { *p = __float2bfloat16_rn(v); }
 
 /* Step 1 of tc_model.h: round a stored value to the MMA type (RNE), as
- * tc_operand() does.  A value already of the MMA type passes unchanged. */
-template <int PREC, typename T>
-__device__ __forceinline__ typename optype<PREC>::T to_operand(T v)
+ * tc_operand() does, returned as the operand's bits.  A value already of the
+ * MMA type passes unchanged. */
+template <int PREC, typename T> __device__ __forceinline__ uint32_t to_operand(T v)
 {
     if constexpr (PREC == TC_PREC_TF32) {
-        return tc_round_tf32(to_f32(v));
+        return __float_as_uint(tc_round_tf32(to_f32(v)));
     } else if constexpr (PREC == TC_PREC_F16) {
         if constexpr (sizeof(T) == 2)
             return __half_as_ushort(v); /* only __half storage is paired with F16 */
@@ -87,7 +131,6 @@ __device__ __forceinline__ typename optype<PREC>::T to_operand(T v)
 
 struct params {
     int64_t n;
-    const int64_t *__restrict__ ro;
     const int32_t *__restrict__ ci;
     const void *__restrict__ val;
     const void *__restrict__ x;
@@ -95,7 +138,10 @@ struct params {
     void *__restrict__ y;
     int64_t ldy;
     float alpha, beta;
-    int vec; /* X rows 16-byte aligned: vector loads allowed */
+    int vec;           /* X rows 16-byte aligned: cp.async allowed */
+    int strips;        /* ceil(n / NS) */
+    int window;        /* strips per block (blockIdx.y takes the window'th part) */
+    int rows_per_slot; /* rows each group of P warps walks in sequence */
 };
 
 __device__ __forceinline__ uint32_t smem_addr(const void *p)
@@ -103,32 +149,72 @@ __device__ __forceinline__ uint32_t smem_addr(const void *p)
     return (uint32_t)__cvta_generic_to_shared(p);
 }
 
-/* The MMA "A" fragment of tile t (columns 16t .. 16t+15 of the strip) from the
- * stage S[k][col]: A[r][kk] = S[kk][16t + r].  PTX ISA "Matrix fragments for
- * mma.m16n8k16/k8": lane = 4g + q holds rows g, g+8 and columns 2q.. (16-bit)
- * or q, q+4 (tf32). */
-template <int PREC, int KS, typename O>
-__device__ __forceinline__ void load_a(const O (*S)[NS + PAD], int t, int lane, uint32_t (&a)[4])
+/* cp.async, 16 bytes, cached in L1 too (.ca): warps on one multiprocessor
+ * gather the same X rows.  (LOOMTC_CP_CG: L2 only, for tuning sessions.) */
+__device__ __forceinline__ void cp_async16(void *dst, const void *src)
 {
+#ifdef LOOMTC_CP_CG
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem_addr(dst)), "l"(src) : "memory");
+#else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 16;\n" ::"r"(smem_addr(dst)), "l"(src) : "memory");
+#endif
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int N> __device__ __forceinline__ void cp_async_wait()
+{
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+/* The P warps of one row meet here (named barrier 1 + slot; 0 is
+ * __syncthreads, which the kernel never uses, so rows run independently). */
+template <int P> __device__ __forceinline__ void row_sync(int slot)
+{
+    if constexpr (P == 1)
+        __syncwarp();
+    else
+        asm volatile("bar.sync %0, %1;\n" ::"r"(1 + slot), "r"(P * 32) : "memory");
+}
+
+/* The MMA "A" fragment of tile t (columns 16t .. 16t+15 of the strip) from the
+ * slot S[k][col]: A[r][kk] = S[kk][16t + r], as the MMA's operand.  PTX ISA
+ * "Matrix fragments for mma.m16n8k16/k8": lane = 4g + q holds rows g, g+8
+ * and columns 2q, 2q+1 (+8 for k16) (16-bit) or q, q+4 (tf32). */
+template <int VT, int PREC, int KS>
+__device__ __forceinline__ void load_a(const typename storage<VT>::T *S, int t, int lane, uint32_t (&a)[4])
+{
+    typedef slot_shape<VT, PREC, KS> sh;
+    constexpr int R = sh::STRIDE;
     const int g = lane >> 2, q = lane & 3;
+    const int c = 16 * t + g;
     if constexpr (PREC == TC_PREC_TF32) {
-        a[0] = __float_as_uint(S[q][16 * t + g]);
-        a[1] = __float_as_uint(S[q][16 * t + g + 8]);
+        a[0] = to_operand<PREC>(S[q * R + c]);
+        a[1] = to_operand<PREC>(S[q * R + c + 8]);
         if constexpr (KS == 8) {
-            a[2] = __float_as_uint(S[q + 4][16 * t + g]);
-            a[3] = __float_as_uint(S[q + 4][16 * t + g + 8]);
+            a[2] = to_operand<PREC>(S[(q + 4) * R + c]);
+            a[3] = to_operand<PREC>(S[(q + 4) * R + c + 8]);
+        }
+    } else if constexpr (sizeof(typename sh::T) == 4) {
+        /* fp32 storage, 16-bit operands: pairs (k 2q, 2q+1), low half first */
+        auto pair = [&](int kk, int col) -> uint32_t {
+            return to_operand<PREC>(S[kk * R + col]) | (to_operand<PREC>(S[(kk + 1) * R + col]) << 16);
+        };
+        a[0] = pair(2 * q, c);
+        a[1] = pair(2 * q, c + 8);
+        if constexpr (KS == 16) {
+            a[2] = pair(2 * q + 8, c);
+            a[3] = pair(2 * q + 8, c + 8);
         }
     } else if constexpr (KS == 16) {
         /* matrices 0..3: S[0..7][0..7], S[0..7][8..15], S[8..15][0..7], S[8..15][8..15]
          * of the tile, transposed on the way (.trans) */
         const int mi = lane >> 3, j = lane & 7;
-        const O *row = &S[j + (mi >= 2 ? 8 : 0)][16 * t + ((mi & 1) ? 8 : 0)];
+        const auto *row = &S[(j + (mi >= 2 ? 8 : 0)) * R + 16 * t + ((mi & 1) ? 8 : 0)];
         asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                      : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
                      : "r"(smem_addr(row)));
     } else {
         const int mi = (lane >> 3) & 1, j = lane & 7;
-        const O *row = &S[j][16 * t + (mi ? 8 : 0)];
+        const auto *row = &S[j * R + 16 * t + (mi ? 8 : 0)];
         asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];\n"
                      : "=r"(a[0]), "=r"(a[1])
                      : "r"(smem_addr(row)));
@@ -143,190 +229,243 @@ __device__ __forceinline__ void load_b(const params &p, int64_t j0, int valid, i
     typedef typename storage<VT>::T T;
     const T *val = (const T *)p.val + j0;
     const int q = lane & 3;
-    auto op = [&](int t) -> typename optype<PREC>::T {
-        typedef typename optype<PREC>::T O;
-        return t < valid ? to_operand<PREC>(val[t]) : O(0);
-    };
+    auto op = [&](int t) -> uint32_t { return t < valid ? to_operand<PREC>(val[t]) : 0u; };
     if constexpr (PREC == TC_PREC_TF32) {
-        b[0] = __float_as_uint(op(q));
-        if constexpr (KS == 8)
-            b[1] = __float_as_uint(op(q + 4));
+        b[0] = op(q);
+        b[1] = KS == 8 ? op(q + 4) : 0u;
     } else {
-        b[0] = (uint32_t)op(2 * q) | ((uint32_t)op(2 * q + 1) << 16);
-        if constexpr (KS == 16)
-            b[1] = (uint32_t)op(2 * q + 8) | ((uint32_t)op(2 * q + 9) << 16);
+        b[0] = op(2 * q) | (op(2 * q + 1) << 16);
+        b[1] = KS == 16 ? (op(2 * q + 8) | (op(2 * q + 9) << 16)) : 0u;
     }
 }
 
-/* 16 bytes of X row `src` from column col (EPC elements), as operands packed
- * into four 32-bit words; columns at or past N read as zero.  Built from
- * constant-indexed scalars so everything stays in registers. */
-template <int VT, int PREC>
-__device__ __forceinline__ void load_chunk(const params &p, const typename storage<VT>::T *src, int64_t col,
-                                           uint32_t (&w)[4])
-{
-    typedef typename storage<VT>::T T;
-    constexpr int EPC = 16 / (int)sizeof(T);
-    const bool full = col + EPC <= p.n;
-    if constexpr (sizeof(T) == 2) { /* fp16/bf16 storage, same type on the MMA */
-        if (p.vec && full) {
-            int4 v = __ldg(reinterpret_cast<const int4 *>(src));
-            w[0] = (uint32_t)v.x; w[1] = (uint32_t)v.y; w[2] = (uint32_t)v.z; w[3] = (uint32_t)v.w;
-        } else {
-            const unsigned short *s16 = reinterpret_cast<const unsigned short *>(src);
-#pragma unroll
-            for (int h = 0; h < 4; h++) {
-                uint32_t lo = (col + 2 * h < p.n) ? s16[2 * h] : 0u;
-                uint32_t hi = (col + 2 * h + 1 < p.n) ? s16[2 * h + 1] : 0u;
-                w[h] = lo | (hi << 16);
-            }
-        }
-    } else { /* fp32 storage: 4 values, rounded to the MMA type */
-        float f[4];
-        if (p.vec && full) {
-            float4 v = __ldg(reinterpret_cast<const float4 *>(src));
-            f[0] = v.x; f[1] = v.y; f[2] = v.z; f[3] = v.w;
-        } else {
-#pragma unroll
-            for (int e = 0; e < 4; e++)
-                f[e] = (col + e < p.n) ? src[e] : 0.0f;
-        }
-        if constexpr (PREC == TC_PREC_TF32) {
-#pragma unroll
-            for (int e = 0; e < 4; e++)
-                w[e] = __float_as_uint(tc_round_tf32(f[e]));
-        } else {
-            w[0] = (uint32_t)to_operand<PREC>(f[0]) | ((uint32_t)to_operand<PREC>(f[1]) << 16);
-            w[1] = (uint32_t)to_operand<PREC>(f[2]) | ((uint32_t)to_operand<PREC>(f[3]) << 16);
-            w[2] = w[3] = 0;
-        }
-    }
-}
-
-/* Stage the group's dense rows, strip [n0, n0+NS), into S as operands. */
+/* Where a lane's chunks of one group come from: the X row (column index of
+ * A) of each of its ITER chunks, -1 for the zero padding past the row's end.
+ * Indices, not pointers: half the registers, and the pipeline state must fit
+ * in 80 of them for three blocks per multiprocessor. */
 template <int VT, int PREC, int KS>
-__device__ __forceinline__ void stage_rows(const params &p, int64_t j0, int valid, int64_t n0, int lane,
-                                           typename optype<PREC>::T (*S)[NS + PAD])
+__device__ __forceinline__ void group_rows(const params &p, int64_t j0, int valid, int lane,
+                                           int32_t (&src)[slot_shape<VT, PREC, KS>::ITER])
 {
-    typedef typename storage<VT>::T T;
-    typedef typename optype<PREC>::T O;
-    constexpr int EPC = 16 / (int)sizeof(T); /* elements per 16-byte chunk */
-    constexpr int CPR = NS / EPC;            /* chunks per staged row */
-    constexpr int ITER = KS * CPR / 32;      /* chunks per lane */
-    /* All loads first, then all stores: ITER independent loads in flight. */
-    uint32_t w[ITER][4];
+    typedef slot_shape<VT, PREC, KS> sh;
 #pragma unroll
-    for (int it = 0; it < ITER; it++) {
-        const int idx = lane + 32 * it, kk = idx / CPR, ch = idx % CPR;
-        const int64_t col = n0 + ch * EPC;
-        w[it][0] = w[it][1] = w[it][2] = w[it][3] = 0;
-        if (kk < valid && col < p.n)
-            load_chunk<VT, PREC>(p, (const T *)p.x + (int64_t)p.ci[j0 + kk] * p.ldx + col, col, w[it]);
-    }
-#pragma unroll
-    for (int it = 0; it < ITER; it++) {
-        const int idx = lane + 32 * it, kk = idx / CPR, ch = idx % CPR;
-        O *dst = &S[kk][ch * EPC];
-        if constexpr (sizeof(O) * EPC == 16)
-            *reinterpret_cast<uint4 *>(dst) = make_uint4(w[it][0], w[it][1], w[it][2], w[it][3]);
-        else
-            *reinterpret_cast<uint2 *>(dst) = make_uint2(w[it][0], w[it][1]);
+    for (int it = 0; it < sh::ITER; it++) {
+        const int kk = (lane + 32 * it) / sh::CPR;
+        src[it] = kk < valid ? __ldg(p.ci + j0 + kk) : -1;
     }
 }
 
-/* Rows of one bin: P warps per row, WARPS/P rows per block; `block` is
- * the block's index within its bin. */
-template <int VT, int PREC, int KS, int P>
-__device__ __forceinline__ void tc_rows(const params &p, const int32_t *__restrict__ rows, int64_t nrows,
-                                        int64_t block, typename optype<PREC>::T (*stage)[KS][NS + PAD],
-                                        float (*red)[NS])
+/* Start filling slot S with the strip at n0 of the group whose rows are src.
+ * Whole 16-byte chunks go by cp.async; padding rows and columns past N are
+ * zeros (padding must be +0: it meets a zero value in the MMA, and stale
+ * Inf/NaN there would poison the sum); a chunk that straddles N, or X that
+ * is not 16-byte aligned, is loaded element by element. */
+template <int VT, int PREC, int KS>
+__device__ __forceinline__ void stage_item(const params &p, const int32_t (&src)[slot_shape<VT, PREC, KS>::ITER],
+                                           int64_t n0, int lane, typename storage<VT>::T *S)
 {
-    typedef typename storage<VT>::T T;
-    typedef typename optype<PREC>::T O;
+    typedef slot_shape<VT, PREC, KS> sh;
+    typedef typename sh::T T;
+    constexpr int EPC = sh::EPC;
+#pragma unroll
+    for (int it = 0; it < sh::ITER; it++) {
+        const int idx = lane + 32 * it, kk = idx / sh::CPR, ch = idx % sh::CPR;
+        const int64_t col = n0 + ch * EPC;
+        T *dst = S + kk * sh::STRIDE + ch * EPC;
+        if (src[it] < 0 || col >= p.n) {
+            *reinterpret_cast<uint4 *>(dst) = make_uint4(0, 0, 0, 0);
+            continue;
+        }
+        const T *x = (const T *)p.x + (int64_t)src[it] * p.ldx + col;
+        if (p.vec && col + EPC <= p.n) {
+            cp_async16(dst, x);
+        } else {
+            uint32_t w[4];
+            if constexpr (sizeof(T) == 2) {
+                const unsigned short *s16 = reinterpret_cast<const unsigned short *>(x);
+#pragma unroll
+                for (int h = 0; h < 4; h++) {
+                    const uint32_t lo = col + 2 * h < p.n ? s16[2 * h] : 0u;
+                    const uint32_t hi = col + 2 * h + 1 < p.n ? s16[2 * h + 1] : 0u;
+                    w[h] = lo | (hi << 16);
+                }
+            } else {
+#pragma unroll
+                for (int e = 0; e < 4; e++)
+                    w[e] = col + e < p.n ? __float_as_uint(x[e]) : 0u;
+            }
+            *reinterpret_cast<uint4 *>(dst) = make_uint4(w[0], w[1], w[2], w[3]);
+        }
+    }
+}
+
+/* One part of one row as a warp walks it. */
+struct part_span {
+    int64_t start; /* the row's first non-zero */
+    int32_t row, len;
+    int32_t g_begin, g_end; /* tc_row_parts(): this part's groups */
+};
+
+template <int KS, int P>
+__device__ __forceinline__ part_span part_of(const loomcu_tc_row *__restrict__ recs, int ri, int part)
+{
+    const int4 r = __ldg(reinterpret_cast<const int4 *>(recs + ri));
+    part_span s;
+    s.start = (int64_t)(((uint64_t)(uint32_t)r.y << 32) | (uint32_t)r.x);
+    s.row = r.z;
+    s.len = r.w;
+    const int32_t groups = (s.len + KS - 1) / KS;
+    const int32_t G = (groups + P - 1) / P;
+    s.g_begin = part * G < groups ? part * G : groups;
+    s.g_end = (part + 1) * G < groups ? (part + 1) * G : groups;
+    return s;
+}
+
+/* Rows of one bin: P warps per row, WARPS/P row slots per block; `block` is
+ * the block's index within its bin.  The P warps of a slot walk rows
+ * base + RPB*r (r < rows_per_slot) and, for each, the strips of this block's
+ * window; each warp's items are its part's groups, in order, for every
+ * (row, strip).  Two cursors run over that sequence: "issue" STAGES-1 items
+ * ahead (cp.async into the ring), "consume" (MMAs, outputs). */
+template <int VT, int PREC, int KS, int P>
+__device__ __forceinline__ void tc_rows(const params &p, const loomcu_tc_row *__restrict__ recs, int64_t nrows,
+                                        int64_t block, typename storage<VT>::T *ring, float *red)
+{
+    typedef slot_shape<VT, PREC, KS> sh;
+    typedef typename sh::T T;
     constexpr int RPB = WARPS / P;
+    constexpr int STAGES = sh::STAGES;
 
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int g = lane >> 2, q = lane & 3;
     const int slot = warp / P, part = warp % P;
-    const int64_t ri = block * RPB + slot;
-    const bool active = ri < nrows;
-    int64_t row = 0, start = 0, len = 0;
-    if (active) {
-        row = rows[ri];
-        start = p.ro[row];
-        len = p.ro[row + 1] - start;
-    }
-    /* tc_row_parts(): the row's groups, split into P contiguous runs */
-    const int64_t groups = (len + KS - 1) / KS;
-    const int64_t G = groups ? (groups + P - 1) / P : 0;
-    const int64_t g_begin = part * G;
-    const int64_t g_end = (part + 1) * G < groups ? (part + 1) * G : groups;
-    O (*S)[NS + PAD] = stage[warp];
+    const int64_t base64 = block * RPB * p.rows_per_slot + slot;
+    const int s_begin = blockIdx.y * p.window;
+    const int s_end = s_begin + p.window < p.strips ? s_begin + p.window : p.strips;
+    if (base64 >= nrows || s_begin >= s_end)
+        return; /* the whole slot (all P warps) has nothing: no barrier waits for it */
+    const loomcu_tc_row *const slot_recs = recs + base64; /* this slot's rows: slot_recs[RPB * r] */
+    const int64_t rows_here = (nrows - base64 + RPB - 1) / RPB;
+    const int nr = rows_here < p.rows_per_slot ? (int)rows_here : p.rows_per_slot;
+    T *const my_ring = ring + warp * STAGES * sh::ELEMS;
 
-    /* strips over gridDim.y (speed only: more blocks for short matrices) */
-    for (int64_t n0 = (int64_t)blockIdx.y * NS; n0 < p.n; n0 += (int64_t)gridDim.y * NS) {
-        float acc[4][4];
-#pragma unroll
-        for (int t = 0; t < 4; t++)
-            acc[t][0] = acc[t][1] = acc[t][2] = acc[t][3] = 0.0f;
-        for (int64_t gi = g_begin; gi < g_end; gi++) {
-            const int64_t j0 = start + gi * KS;
-            const int valid = (int)(len - gi * KS < KS ? len - gi * KS : KS);
-            uint32_t b[2] = {0, 0};
-            load_b<VT, PREC, KS>(p, j0, valid, lane, b);
-            stage_rows<VT, PREC, KS>(p, j0, valid, n0, lane, S);
-            __syncwarp();
-#pragma unroll
-            for (int t = 0; t < 4; t++) {
-                if (n0 + 16 * t < p.n) { /* tiles past N: nothing to compute */
-                    uint32_t a[4];
-                    load_a<PREC, KS>(S, t, lane, a);
-                    mma<PREC, KS>::run(acc[t], a, b);
-                }
-            }
-            __syncwarp();
-        }
-        /* Output column n0 + 16t + g is acc[t][0] (D row g), n0 + 16t + g + 8
-         * is acc[t][2]; lane q == 0 of each quad stages them. */
-        if (q == 0) {
-#pragma unroll
-            for (int t = 0; t < 4; t++) {
-                red[warp][16 * t + g] = acc[t][0];
-                red[warp][16 * t + g + 8] = acc[t][2];
+    /* ---- the issue cursor: (row ir, strip is, group ig) */
+    int ir = 0, is = s_begin;
+    int32_t ig = 0, src_g = -1;
+    part_span ispan;
+    bool idone = false;
+    int32_t src[sh::ITER];
+    int islot = 0;
+    /* move to the first row at or after ir whose part has groups */
+    auto seek = [&]() {
+        for (; ir < nr; ir++) {
+            ispan = part_of<KS, P>(slot_recs, ir * RPB, part);
+            if (ispan.g_begin < ispan.g_end) {
+                ig = ispan.g_begin;
+                is = s_begin;
+                src_g = -1;
+                return;
             }
         }
-        if constexpr (P > 1)
-            __syncthreads();
-        else
-            __syncwarp();
-        if (active && part == 0) {
-#pragma unroll
-            for (int h = 0; h < 2; h++) {
-                const int cc = 2 * lane + h;
-                const int64_t col = n0 + cc;
-                if (col < p.n) {
-                    float v[P];
-#pragma unroll
-                    for (int l = 0; l < P; l++)
-                        v[l] = red[slot * P + l][cc];
-                    /* the halving tree of tc_model.h step 4 */
-#pragma unroll
-                    for (int s = P / 2; s >= 1; s /= 2)
-#pragma unroll
-                        for (int l = 0; l < s; l++)
-                            v[l] = __fadd_rn(v[l], v[l + s]);
-                    T *y = (T *)p.y + row * p.ldy + col;
-                    /* step 5, as tc_model.c finish() */
-                    float y32 = (p.beta == 0.0f) ? __fmul_rn(p.alpha, v[0])
-                                                 : __fmaf_rn(p.alpha, v[0], __fmul_rn(p.beta, to_f32(*y)));
-                    store_as(y, y32);
+        idone = true;
+    };
+    auto issue = [&]() {
+        if (!idone) {
+            if (ig != src_g) { /* new group: its X rows (kept for all strips) */
+                const int64_t j0 = ispan.start + (int64_t)ig * KS;
+                const int valid = ispan.len - ig * KS < KS ? ispan.len - ig * KS : KS;
+                group_rows<VT, PREC, KS>(p, j0, valid, lane, src);
+                src_g = ig;
+            }
+            stage_item<VT, PREC, KS>(p, src, (int64_t)is * NS, lane, my_ring + islot * sh::ELEMS);
+            if (++ig == ispan.g_end) {
+                ig = ispan.g_begin;
+                if (++is == s_end) {
+                    ir++;
+                    seek();
                 }
             }
         }
-        if constexpr (P > 1)
-            __syncthreads();
-        else
-            __syncwarp();
+        cp_async_commit(); /* one group per call, empty or not: wait_group counts calls */
+        islot = islot + 1 == STAGES ? 0 : islot + 1;
+    };
+    seek();
+#pragma unroll
+    for (int i = 0; i < STAGES - 1; i++)
+        issue();
+
+    /* ---- the consume cursor */
+    int cslot = 0, parity = 0;
+    for (int r = 0; r < nr; r++) {
+        const part_span cs = part_of<KS, P>(slot_recs, r * RPB, part);
+        int32_t b_g = -1;
+        uint32_t b[2] = {0, 0};
+        for (int s = s_begin; s < s_end; s++) {
+            const int64_t n0 = (int64_t)s * NS;
+            float acc[4][4];
+#pragma unroll
+            for (int t = 0; t < 4; t++)
+                acc[t][0] = acc[t][1] = acc[t][2] = acc[t][3] = 0.0f;
+            for (int32_t gi = cs.g_begin; gi < cs.g_end; gi++) {
+                issue();
+                cp_async_wait<STAGES - 1>(); /* this lane's copies of the item have landed */
+                __syncwarp();                /* ... and every lane's */
+                if (gi != b_g) {
+                    const int valid = cs.len - gi * KS < KS ? cs.len - gi * KS : KS;
+                    load_b<VT, PREC, KS>(p, cs.start + (int64_t)gi * KS, valid, lane, b);
+                    b_g = gi;
+                }
+                const T *S = my_ring + cslot * sh::ELEMS;
+#pragma unroll
+                for (int t = 0; t < 4; t++) {
+                    if (n0 + 16 * t < p.n) { /* tiles past N: nothing to compute */
+                        uint32_t a[4];
+                        load_a<VT, PREC, KS>(S, t, lane, a);
+                        mma<PREC, KS>::run(acc[t], a, b);
+                    }
+                }
+                __syncwarp(); /* the slot is refilled by a later issue() */
+                cslot = cslot + 1 == STAGES ? 0 : cslot + 1;
+            }
+            /* Output column n0 + 16t + g is acc[t][0] (D row g), n0 + 16t + g + 8
+             * is acc[t][2]; lane q == 0 of each quad stages them.  red is
+             * double-buffered: a part writes strip s+2's sums only after the
+             * barrier of strip s+1, which part 0 reaches after reading strip s. */
+            float *rb = red + parity * (WARPS * NS);
+            parity ^= 1;
+            if (q == 0) {
+#pragma unroll
+                for (int t = 0; t < 4; t++) {
+                    rb[warp * NS + 16 * t + g] = acc[t][0];
+                    rb[warp * NS + 16 * t + g + 8] = acc[t][2];
+                }
+            }
+            row_sync<P>(slot);
+            if (part == 0) {
+#pragma unroll
+                for (int h = 0; h < 2; h++) {
+                    const int cc = 2 * lane + h;
+                    const int64_t col = n0 + cc;
+                    if (col < p.n) {
+                        float v[P];
+#pragma unroll
+                        for (int l = 0; l < P; l++)
+                            v[l] = rb[(slot * P + l) * NS + cc];
+                        /* the halving tree of tc_model.h step 4 */
+#pragma unroll
+                        for (int st = P / 2; st >= 1; st /= 2)
+#pragma unroll
+                            for (int l = 0; l < st; l++)
+                                v[l] = __fadd_rn(v[l], v[l + st]);
+                        T *y = (T *)p.y + (int64_t)cs.row * p.ldy + col;
+                        /* step 5, as tc_model.c finish() */
+                        float y32 = (p.beta == 0.0f) ? __fmul_rn(p.alpha, v[0])
+                                                     : __fmaf_rn(p.alpha, v[0], __fmul_rn(p.beta, to_f32(*y)));
+                        store_as(y, y32);
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -339,56 +478,144 @@ struct bins {
 };
 
 template <int VT, int PREC, int KS>
-__global__ void __launch_bounds__(THREADS, 2) tc_spmm_kernel(params p, const int32_t *__restrict__ rows, bins bn)
+__global__ void __launch_bounds__(THREADS, (slot_shape<VT, PREC, KS>::MIN_BLOCKS)) tc_spmm_kernel(params p, const loomcu_tc_row *__restrict__ rows, bins bn)
 {
-    typedef typename optype<PREC>::T O;
-    __shared__ __align__(16) O stage[WARPS][KS][NS + PAD];
-    __shared__ float red[WARPS][NS];
+    typedef slot_shape<VT, PREC, KS> sh;
+    typedef typename sh::T T;
+    extern __shared__ __align__(16) unsigned char smem[];
+    T *ring = reinterpret_cast<T *>(smem);
+    float *red = reinterpret_cast<float *>(smem + WARPS * sh::STAGES * sh::BYTES);
     const int64_t b = blockIdx.x;
     /* the bin is uniform over the block, so the barriers inside stay legal */
     if (b < bn.block_start[1])
-        tc_rows<VT, PREC, KS, 1>(p, rows, bn.row_start[1], b, stage, red);
+        tc_rows<VT, PREC, KS, 1>(p, rows, bn.row_start[1], b, ring, red);
     else if (b < bn.block_start[2])
         tc_rows<VT, PREC, KS, 2>(p, rows + bn.row_start[1], bn.row_start[2] - bn.row_start[1],
-                                 b - bn.block_start[1], stage, red);
+                                 b - bn.block_start[1], ring, red);
     else if (b < bn.block_start[3])
         tc_rows<VT, PREC, KS, 4>(p, rows + bn.row_start[2], bn.row_start[3] - bn.row_start[2],
-                                 b - bn.block_start[2], stage, red);
+                                 b - bn.block_start[2], ring, red);
     else
         tc_rows<VT, PREC, KS, 8>(p, rows + bn.row_start[3], bn.row_start[4] - bn.row_start[3],
-                                 b - bn.block_start[3], stage, red);
+                                 b - bn.block_start[3], ring, red);
 }
 
+/* Per device: multiprocessors, and whether each kernel's shared-memory
+ * limit was raised (attributes are per device). */
+constexpr int MAX_DEVICES = 64;
+
 template <int VT, int PREC, int KS>
-static cudaError_t launch_bins(const loomcu_tc_plan *plan, const params &pr, cudaStream_t st)
+static cudaError_t kernel_setup(int dev, int *blocks_per_sm)
 {
+    typedef slot_shape<VT, PREC, KS> sh;
+    static int occupancy[MAX_DEVICES]; /* 0: not asked yet on that device */
+    if (dev < 0 || dev >= MAX_DEVICES)
+        return cudaErrorInvalidDevice;
+    if (occupancy[dev] == 0) {
+        cudaError_t e = cudaSuccess;
+        if (sh::SMEM > 48 * 1024)
+            e = cudaFuncSetAttribute(tc_spmm_kernel<VT, PREC, KS>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     sh::SMEM);
+        int occ = 0;
+        if (e == cudaSuccess)
+            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, tc_spmm_kernel<VT, PREC, KS>, THREADS, sh::SMEM);
+        if (e != cudaSuccess)
+            return e;
+        occupancy[dev] = occ > 0 ? occ : 1;
+    }
+    *blocks_per_sm = occupancy[dev];
+    return cudaSuccess;
+}
+
+/* Launch shape (speed only): fill the GPU once.  With fewer row blocks than
+ * the GPU holds, the strips are split into windows over gridDim.y; with more,
+ * each slot walks several rows in sequence, so the pipeline runs on across
+ * rows instead of a new block paying the whole latency chain again. */
+template <int VT, int PREC, int KS>
+static cudaError_t launch_bins(const loomcu_tc_plan *plan, params pr, cudaStream_t st)
+{
+    typedef slot_shape<VT, PREC, KS> sh;
+    int dev = 0, sms = 0, per_sm = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (e == cudaSuccess)
+        e = kernel_setup<VT, PREC, KS>(dev, &per_sm);
+    if (e != cudaSuccess)
+        return e;
+    int64_t capacity = (int64_t)sms * per_sm;
+#ifdef LOOMTC_TUNING /* tuning sessions only: aim at FILL times the resident blocks */
+    if (getenv("LOOMTC_FILL"))
+        capacity = (int64_t)(capacity * atof(getenv("LOOMTC_FILL")));
+    if (capacity < 1)
+        capacity = 1;
+#endif
+
+    int64_t blocks1 = 0; /* blocks at one row per slot */
+    for (int b = 0; b < LOOMCU_TC_BINS; b++) {
+        const int64_t count = plan->bin_start[b + 1] - plan->bin_start[b];
+        const int rpb = WARPS >> b;
+        blocks1 += (count + rpb - 1) / rpb;
+    }
+    if (blocks1 == 0)
+        return cudaSuccess;
+    const int64_t strips = (pr.n + NS - 1) / NS;
+    if (strips > INT32_MAX)
+        return cudaErrorInvalidValue;
+    pr.strips = (int)strips;
+    int64_t split = 1, rows_per_slot = 1;
+    if (blocks1 < capacity)
+        split = capacity / blocks1;
+    else
+        rows_per_slot = (blocks1 + capacity - 1) / capacity;
+#ifdef LOOMTC_TUNING /* tuning sessions only: force the shape */
+    if (getenv("LOOMTC_SPLIT"))
+        split = atoll(getenv("LOOMTC_SPLIT"));
+    if (getenv("LOOMTC_ROWS"))
+        rows_per_slot = atoll(getenv("LOOMTC_ROWS"));
+    if (split < 1)
+        split = 1;
+    if (rows_per_slot < 1)
+        rows_per_slot = 1;
+#endif
+    if (split > pr.strips)
+        split = pr.strips;
+    if (split > 65535)
+        split = 65535;
+    if (rows_per_slot > INT32_MAX / WARPS)
+        rows_per_slot = INT32_MAX / WARPS;
+    pr.window = (int)((strips + split - 1) / split);
+    split = (strips + pr.window - 1) / pr.window;
+    pr.rows_per_slot = (int)rows_per_slot;
+
     bins bn;
     bn.row_start[0] = bn.block_start[0] = 0;
     for (int b = 0; b < LOOMCU_TC_BINS; b++) {
         const int64_t count = plan->bin_start[b + 1] - plan->bin_start[b];
-        const int rpb = WARPS >> b; /* rows per block at P = 2^b */
+        const int64_t rows_per_block = (int64_t)(WARPS >> b) * rows_per_slot;
         bn.row_start[b + 1] = plan->bin_start[b + 1];
-        bn.block_start[b + 1] = bn.block_start[b] + (count + rpb - 1) / rpb;
+        bn.block_start[b + 1] = bn.block_start[b] + (count + rows_per_block - 1) / rows_per_block;
     }
     const int64_t blocks = bn.block_start[LOOMCU_TC_BINS];
-    if (blocks == 0)
-        return cudaSuccess;
     if (blocks > 0x7fffffff)
         return cudaErrorInvalidValue;
-    const int64_t strips = (pr.n + NS - 1) / NS;
-    const dim3 grid((unsigned)blocks, (unsigned)(strips < 65535 ? strips : 65535));
-    tc_spmm_kernel<VT, PREC, KS><<<grid, THREADS, 0, st>>>(pr, plan->rows, bn);
+    const dim3 grid((unsigned)blocks, (unsigned)split);
+    tc_spmm_kernel<VT, PREC, KS><<<grid, THREADS, sh::SMEM, st>>>(pr, plan->rows, bn);
     return cudaGetLastError();
 }
 
 /* The instantiated combinations: fp16 and bf16 storage use their own type on
  * the MMA; fp32 storage is rounded to tf32, fp16 or bf16. */
+#ifdef LOOMTC_ONLY_F16 /* tuning builds: the fp16 kernels alone, in a fifth of the build time */
+#define LOOMTC_COMBOS(X) X(TC_VAL_F16, TC_PREC_F16, 16) X(TC_VAL_F16, TC_PREC_F16, 8)
+#else
 #define LOOMTC_COMBOS(X)                                                                          \
     X(TC_VAL_F16, TC_PREC_F16, 16) X(TC_VAL_F16, TC_PREC_F16, 8)                                  \
     X(TC_VAL_BF16, TC_PREC_BF16, 16) X(TC_VAL_BF16, TC_PREC_BF16, 8)                              \
     X(TC_VAL_F32, TC_PREC_TF32, 8) X(TC_VAL_F32, TC_PREC_TF32, 4)                                 \
     X(TC_VAL_F32, TC_PREC_F16, 16) X(TC_VAL_F32, TC_PREC_F16, 8)                                  \
     X(TC_VAL_F32, TC_PREC_BF16, 16) X(TC_VAL_F32, TC_PREC_BF16, 8)
+#endif
 
 } // namespace loomtc
 
@@ -410,7 +637,7 @@ extern "C" cudaError_t loomcu_tc_plan_create(loomcu_tc_plan *plan, const int64_t
     plan->m = m;
     if (m > INT32_MAX)
         return cudaErrorInvalidValue;
-    int32_t *host = (int32_t *)malloc(sizeof(int32_t) * (size_t)(m > 0 ? m : 1));
+    loomcu_tc_row *host = (loomcu_tc_row *)malloc(sizeof(loomcu_tc_row) * (size_t)(m > 0 ? m : 1));
     if (!host)
         return cudaErrorMemoryAllocation;
     int64_t count[LOOMCU_TC_BINS] = {0};
@@ -421,7 +648,13 @@ extern "C" cudaError_t loomcu_tc_plan_create(loomcu_tc_plan *plan, const int64_t
     }
     for (int64_t i = 0; i < m; i++) {
         int64_t G;
-        int P = tc_row_parts(ro[i + 1] - ro[i], cfg->k, &G), b = 0;
+        const int64_t len = ro[i + 1] - ro[i];
+        if (len < 0 || len > INT32_MAX) {
+            free(bin);
+            free(host);
+            return cudaErrorInvalidValue;
+        }
+        int P = tc_row_parts(len, cfg->k, &G), b = 0;
         while ((1 << b) < P)
             b++;
         bin[i] = (unsigned char)b;
@@ -433,12 +666,16 @@ extern "C" cudaError_t loomcu_tc_plan_create(loomcu_tc_plan *plan, const int64_t
     int64_t fill[LOOMCU_TC_BINS];
     for (int b = 0; b < LOOMCU_TC_BINS; b++)
         fill[b] = plan->bin_start[b];
-    for (int64_t i = 0; i < m; i++)
-        host[fill[bin[i]]++] = (int32_t)i;
+    for (int64_t i = 0; i < m; i++) {
+        loomcu_tc_row *r = &host[fill[bin[i]]++];
+        r->start = ro[i];
+        r->row = (int32_t)i;
+        r->len = (int32_t)(ro[i + 1] - ro[i]);
+    }
     free(bin);
-    cudaError_t e = cudaMalloc((void **)&plan->rows, sizeof(int32_t) * (size_t)(m > 0 ? m : 1));
+    cudaError_t e = cudaMalloc((void **)&plan->rows, sizeof(loomcu_tc_row) * (size_t)(m > 0 ? m : 1));
     if (e == cudaSuccess)
-        e = cudaMemcpy(plan->rows, host, sizeof(int32_t) * (size_t)m, cudaMemcpyHostToDevice);
+        e = cudaMemcpy(plan->rows, host, sizeof(loomcu_tc_row) * (size_t)m, cudaMemcpyHostToDevice);
     free(host);
     if (e != cudaSuccess) {
         cudaFree(plan->rows);
@@ -463,8 +700,8 @@ extern "C" cudaError_t loomcu_tc_spmm(const loomcu_tc_plan *plan, const loomcu_t
     if (p->m == 0 || p->n == 0)
         return cudaSuccess;
     params pr;
+    memset(&pr, 0, sizeof pr);
     pr.n = p->n;
-    pr.ro = p->row_offsets;
     pr.ci = p->col_indices;
     pr.val = p->values;
     pr.x = p->x;

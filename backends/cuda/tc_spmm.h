@@ -21,7 +21,9 @@
 extern "C" {
 #endif
 
-/* One launch; every pointer in device memory, X and Y row-major. */
+/* One launch; every pointer in device memory, X and Y row-major.
+ * row_offsets describe the pattern the plan was made for: the kernels read
+ * the plan's row records (loomcu_tc_row) in its place. */
 typedef struct loomcu_tc_problem {
     int64_t m, k, n;
     const int64_t *row_offsets;
@@ -35,13 +37,23 @@ typedef struct loomcu_tc_problem {
     float alpha, beta;
 } loomcu_tc_problem;
 
+/* One row as the kernel finds it: where its non-zeros start and how many
+ * there are, next to its id, so a warp reaches its column indices after one
+ * 16-byte load instead of two dependent ones (row id, then row offsets).
+ * The plan therefore belongs to one sparsity pattern (it already did: the
+ * bins depend on the row lengths); values may change between calls. */
+typedef struct loomcu_tc_row {
+    int64_t start;
+    int32_t row, len;
+} loomcu_tc_row;
+
 /* Plan-time preprocessing: the rows binned by their part count P (1, 2, 4, 8
- * warps), so one kernel per bin runs rows of one shape. */
+ * warps), so the blocks of a bin run rows of one shape. */
 #define LOOMCU_TC_BINS 4
 typedef struct loomcu_tc_plan {
     tc_config cfg;
     int64_t m;
-    int32_t *rows;                         /* device: row ids, bin after bin */
+    loomcu_tc_row *rows;                   /* device: the rows, bin after bin */
     int64_t bin_start[LOOMCU_TC_BINS + 1]; /* bin b (P = 2^b) holds rows[bin_start[b] .. bin_start[b+1]) */
 } loomcu_tc_plan;
 
