@@ -14,8 +14,10 @@
  *                 element within the rigorous bound of tc_bound_check().
  * Inputs: random matrices with empty rows and rows of more than 64 non-zeros,
  * N not a multiple of 64 (1, 7, 64, 100, 130, 256), X with an odd leading
- * dimension, alpha/beta, every storage type and MMA shape; and the DLMC
- * matrix in data/unittest (plus $LOOM_TC_DLMC, a list of .smtx files).
+ * dimension, alpha/beta, every storage type and MMA shape; a tall matrix
+ * with more row blocks than a GPU holds at once (the kernel then walks
+ * several rows per warp); and the DLMC matrix in data/unittest (plus
+ * $LOOM_TC_DLMC, a list of .smtx files).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -266,6 +268,22 @@ static void test_random(void **state)
     assert_int_equal(fails, 0);
 }
 
+/* 24000 rows of ~6 non-zeros: 3000 blocks of eight 1-warp rows, more than
+ * the 132 x 3 an H200 runs at once, so each warp walks several rows (and the
+ * long rows 2 and 3 share the launch); N = 72 ends in a partial strip. */
+static void test_tall(void **state)
+{
+    (void)state;
+    host_csr A = random_csr(24000, 256, 0.025);
+    int fails = 0;
+    for (size_t c = 0; c < sizeof combos / sizeof combos[0]; c++)
+        fails += run_case(&A, &combos[c], 72, 0, 1.0f, 0.0f, DATA_RANDOM, "tall");
+    fails += run_case(&A, &combos[0], 72, 0, 1.0f, 0.0f, DATA_EXACT, "tall, exact inputs");
+    free(A.ro);
+    free(A.ci);
+    assert_int_equal(fails, 0);
+}
+
 static void test_dlmc(void **state)
 {
     (void)state;
@@ -314,6 +332,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact_inputs),
         cmocka_unit_test(test_random),
+        cmocka_unit_test(test_tall),
         cmocka_unit_test(test_dlmc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
