@@ -4,7 +4,7 @@
  * dense GEMM (fp16 in, fp32 accumulate) on the densified matrix, in one run.
  *
  * Usage: tc_bench [--dlmc DIR] [--n 64,128,256,512] [--reps R] [--limit L]
- *                 [--budget SECONDS] [--csv FILE]
+ *                 [--budget SECONDS] [--csv FILE] [--only-tc]
  * Matrices are taken round-robin over (model, sparsity), so a run cut short
  * by --limit (per model and sparsity) or --budget (wall seconds, after which
  * no new matrix starts) still covers every sparsity; the summary is always
@@ -21,6 +21,12 @@
  * implies.  The summary gives, per N: share of matrices where the
  * tensor-core path beats cuSPARSE fp16 and the geomean speedup; and per
  * sparsity: the same against cuBLAS fp16.
+ *
+ * --only-tc times the tensor-core kernels alone (quick tuning runs).
+ * Built with -DLOOM_TC_BENCH_BASELINE and a second tc_spmm.cu (an earlier
+ * version, its entry points renamed tcbase_*: see bench/tc_gpu_run.sh), it
+ * also times that baseline in the same session and compares the two
+ * outputs bit for bit: a speed-only change must keep every bit.
  */
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
@@ -44,6 +50,19 @@
 #include "tc_spmm.h"
 #ifndef LOOM_TC_BENCH_NO_CUDACORE
 #include "cuda_kernels.h"
+#endif
+
+#ifdef LOOM_TC_BENCH_BASELINE
+/* The baseline's entry points; its plan is opaque here (its own tc_spmm.h
+ * may lay it out differently), the problem struct is shared. */
+extern "C" {
+cudaError_t tcbase_plan_create(void *plan, const int64_t *host_row_offsets, int64_t m, const tc_config *cfg);
+void tcbase_plan_destroy(void *plan);
+cudaError_t tcbase_spmm(const void *plan, const loomcu_tc_problem *p, cudaStream_t stream);
+}
+struct base_plan {
+    alignas(16) unsigned char bytes[1024];
+};
 #endif
 
 #define CK(x)                                                                                     \
@@ -158,7 +177,80 @@ struct result {
     int64_t n;
     double t_tc16, t_tc8, t_tc, t_cc, t_sp16, t_sp32, t_blas;
     double max_rel; /* max |Y_tc - Y_cusparse_f32| / max |Y_cusparse_f32| */
+    double t_base16, t_base8, t_base; /* the baseline build, when there is one */
+    int64_t base_diff;                /* elements whose bits differ from the baseline (k16 + k8) */
 };
+
+#ifdef LOOM_TC_BENCH_BASELINE
+/* Every storage type and MMA shape against the baseline, bit for bit, on A's
+ * pattern: N not a multiple of 64, X rows not 16-byte aligned (ldx 100 in
+ * fp16), a chunk straddling N, beta != 0.  Values spread over 12 binades so
+ * a change in the order of additions would show.  Returns the differing
+ * elements; adds the runs to *runs. */
+static int64_t baseline_combos(const matrix &A, const int64_t *d_ro, const int32_t *d_ci, int64_t *runs)
+{
+    static const struct { tc_value vt; tc_precision prec; int k; } combos[] = {
+        {TC_VAL_F16, TC_PREC_F16, 16},  {TC_VAL_F16, TC_PREC_F16, 8},   {TC_VAL_BF16, TC_PREC_BF16, 16},
+        {TC_VAL_BF16, TC_PREC_BF16, 8}, {TC_VAL_F32, TC_PREC_TF32, 8},  {TC_VAL_F32, TC_PREC_TF32, 4},
+        {TC_VAL_F32, TC_PREC_F16, 16},  {TC_VAL_F32, TC_PREC_F16, 8},   {TC_VAL_F32, TC_PREC_BF16, 16},
+        {TC_VAL_F32, TC_PREC_BF16, 8}};
+    static const struct { int64_t n, ldx; float alpha, beta; } shapes[] = {
+        {100, 100, 1.0f, 0.0f}, {130, 136, 0.5f, -1.5f}, {256, 256, 1.0f, 0.0f}};
+    uint64_t s = 0x9e3779b97f4a7c15ull ^ (uint64_t)A.nnz; /* its own stream: the timed data stay as they were */
+    auto rnd = [&]() {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        const double u = (double)(s >> 11) / 9007199254740992.0;
+        const int e = (int)((s >> 3) % 12) - 6;
+        return (float)ldexp(u * 2 - 1, e);
+    };
+    int64_t differ = 0;
+    for (const auto &c : combos) {
+        tc_config cfg = {c.prec, c.k};
+        if (!loomcu_tc_supported(c.vt, &cfg))
+            continue;
+        const size_t es = tc_value_size(c.vt);
+        loomcu_tc_plan pn;
+        base_plan pb;
+        CK(loomcu_tc_plan_create(&pn, A.ro.data(), A.m, &cfg));
+        CK(tcbase_plan_create(&pb, A.ro.data(), A.m, &cfg));
+        for (const auto &sh : shapes) {
+            std::vector<unsigned char> val(es * A.nnz), x(es * A.k * sh.ldx), y0(es * A.m * sh.n),
+                yn(y0.size()), yb(y0.size());
+            for (int64_t i = 0; i < A.nnz; i++)
+                tc_store(val.data(), i, c.vt, rnd());
+            for (int64_t i = 0; i < A.k * sh.ldx; i++)
+                tc_store(x.data(), i, c.vt, rnd());
+            for (int64_t i = 0; i < A.m * sh.n; i++)
+                tc_store(y0.data(), i, c.vt, rnd());
+            void *d_val, *d_x, *d_y;
+            CK(cudaMalloc(&d_val, val.size()));
+            CK(cudaMalloc(&d_x, x.size()));
+            CK(cudaMalloc(&d_y, y0.size()));
+            CK(cudaMemcpy(d_val, val.data(), val.size(), cudaMemcpyHostToDevice));
+            CK(cudaMemcpy(d_x, x.data(), x.size(), cudaMemcpyHostToDevice));
+            loomcu_tc_problem tp = {A.m, A.k, sh.n, d_ro, d_ci, d_val, c.vt, d_x, sh.ldx, d_y, sh.n,
+                                    sh.alpha, sh.beta};
+            CK(cudaMemcpy(d_y, y0.data(), y0.size(), cudaMemcpyHostToDevice));
+            CK(loomcu_tc_spmm(&pn, &tp, 0));
+            CK(cudaMemcpy(yn.data(), d_y, yn.size(), cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(d_y, y0.data(), y0.size(), cudaMemcpyHostToDevice));
+            CK(tcbase_spmm(&pb, &tp, 0));
+            CK(cudaMemcpy(yb.data(), d_y, yb.size(), cudaMemcpyDeviceToHost));
+            for (int64_t i = 0; i < A.m * sh.n; i++)
+                differ += memcmp(&yn[i * es], &yb[i * es], es) != 0;
+            (*runs)++;
+            cudaFree(d_val);
+            cudaFree(d_x);
+            cudaFree(d_y);
+        }
+        loomcu_tc_plan_destroy(&pn);
+        tcbase_plan_destroy(&pb);
+    }
+    return differ;
+}
+#endif
 
 static double geomean(const std::vector<double> &v)
 {
@@ -177,6 +269,7 @@ int main(int argc, char **argv)
     int reps = 10, limit = 1 << 30;
     double budget = 1e30;
     const char *csv_path = NULL;
+    bool only_tc = false;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         if (a == "--dlmc" && i + 1 < argc)
@@ -189,13 +282,15 @@ int main(int argc, char **argv)
             budget = atof(argv[++i]);
         else if (a == "--csv" && i + 1 < argc)
             csv_path = argv[++i];
+        else if (a == "--only-tc")
+            only_tc = true;
         else if (a == "--n" && i + 1 < argc) {
             ns.clear();
             for (char *t = strtok(argv[++i], ","); t; t = strtok(NULL, ","))
                 ns.push_back(atoll(t));
         } else {
             fprintf(stderr, "usage: tc_bench [--dlmc DIR] [--n 64,128,256,512] [--reps R] [--limit L] "
-                            "[--budget S] [--csv FILE]\n");
+                            "[--budget S] [--csv FILE] [--only-tc]\n");
             return 2;
         }
     }
@@ -220,7 +315,8 @@ int main(int argc, char **argv)
     FILE *csv = csv_path ? fopen(csv_path, "w") : NULL;
     if (csv)
         fprintf(csv, "matrix,sparsity,m,k,nnz,n,tc_f16_k16_us,tc_f16_k8_us,cudacore_f32_us,"
-                     "cusparse_f16_us,cusparse_f32_us,cublas_f16_us,floor_bytes\n");
+                     "cusparse_f16_us,cusparse_f32_us,cublas_f16_us,floor_bytes,"
+                     "base_f16_k16_us,base_f16_k8_us,base_bits_differ\n");
 
     cusparseHandle_t sp;
     cublasHandle_t bl;
@@ -235,6 +331,9 @@ int main(int argc, char **argv)
            "M", "K", "nnz", "N", "tc16k16", "tc16k8", "cc-f32", "csp-f16", "csp-f32", "cublas16",
            "tcGF/s", "floorKB", "tcGB/s", "relerr");
     printf("(times in microseconds; relerr: tensor-core f16 result against cuSPARSE f32, relative to max |Y|)\n");
+#ifdef LOOM_TC_BENCH_BASELINE
+    printf("(baseline build linked: each line is followed by its times and how many output bits differ)\n");
+#endif
     /* (dir, file, model, level) round-robin over the six (model, level) sets */
     struct entry { std::string dir, file, model, level; };
     std::vector<std::vector<entry>> sets;
@@ -261,6 +360,9 @@ int main(int argc, char **argv)
     struct timespec ts0;
     clock_gettime(CLOCK_MONOTONIC, &ts0);
     int skipped = 0, bad_results = 0;
+#ifdef LOOM_TC_BENCH_BASELINE
+    int64_t combo_runs = 0, combo_differ = 0, matrix_index = 0;
+#endif
     for (const entry &en : order) {
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -308,10 +410,19 @@ int main(int argc, char **argv)
         CK(cudaMemcpy(d_v16, v16.data(), 2 * A.nnz, cudaMemcpyHostToDevice));
         CK(cudaMemcpy(d_v32, v32.data(), 4 * A.nnz, cudaMemcpyHostToDevice));
         CK(cudaMemcpy(d_dense, dense16.data(), 2 * (size_t)A.m * A.k, cudaMemcpyHostToDevice));
+#ifdef LOOM_TC_BENCH_BASELINE
+        if (matrix_index++ % 10 == 0) /* every tenth matrix: all types and shapes */
+            combo_differ += baseline_combos(A, d_ro, d_ci, &combo_runs);
+#endif
         tc_config c16 = {TC_PREC_F16, 16}, c8 = {TC_PREC_F16, 8};
         loomcu_tc_plan p16, p8;
         CK(loomcu_tc_plan_create(&p16, A.ro.data(), A.m, &c16));
         CK(loomcu_tc_plan_create(&p8, A.ro.data(), A.m, &c8));
+#ifdef LOOM_TC_BENCH_BASELINE
+        base_plan b16, b8;
+        CK(tcbase_plan_create(&b16, A.ro.data(), A.m, &c16));
+        CK(tcbase_plan_create(&b8, A.ro.data(), A.m, &c8));
+#endif
 
         for (int64_t n : ns) {
             std::vector<uint16_t> x16((size_t)A.k * n);
@@ -340,10 +451,35 @@ int main(int argc, char **argv)
             /* sanity: keep the tensor-core result (fp16) to compare with cuSPARSE fp32 */
             std::vector<uint16_t> y_tc((size_t)A.m * n);
             CK(cudaMemcpy(y_tc.data(), d_y16, 2 * y_tc.size(), cudaMemcpyDeviceToHost));
+            r.t_base16 = r.t_base8 = r.t_base = NAN;
+            r.base_diff = 0;
+#ifdef LOOM_TC_BENCH_BASELINE
+            {
+                r.t_base16 = time_ms([&] { tcbase_spmm(&b16, &tp, 0); }, reps);
+                r.t_base8 = time_ms([&] { tcbase_spmm(&b8, &tp, 0); }, reps);
+                r.t_base = std::min(r.t_base16, r.t_base8);
+                /* one call of each, Y poisoned (all-ones: NaN) first, so an
+                 * element either build leaves unwritten also shows up */
+                std::vector<uint16_t> y_new(y_tc.size()), y_old(y_tc.size());
+                const void *plans_new[2] = {&p16, &p8}, *plans_old[2] = {&b16, &b8};
+                for (int v = 0; v < 2; v++) {
+                    CK(cudaMemset(d_y16, 0xff, 2 * y_tc.size()));
+                    CK(loomcu_tc_spmm((const loomcu_tc_plan *)plans_new[v], &tp, 0));
+                    CK(cudaMemcpy(y_new.data(), d_y16, 2 * y_new.size(), cudaMemcpyDeviceToHost));
+                    CK(cudaMemset(d_y16, 0xff, 2 * y_tc.size()));
+                    CK(tcbase_spmm(plans_old[v], &tp, 0));
+                    CK(cudaMemcpy(y_old.data(), d_y16, 2 * y_old.size(), cudaMemcpyDeviceToHost));
+                    for (size_t i = 0; i < y_new.size(); i++)
+                        r.base_diff += y_new[i] != y_old[i] || y_new[i] == 0xffff;
+                }
+            }
+#endif
 
             r.t_cc = NAN;
+            r.t_sp16 = r.t_sp32 = r.t_blas = NAN;
+            r.max_rel = NAN;
 #ifndef LOOM_TC_BENCH_NO_CUDACORE
-            {
+            if (!only_tc) {
                 loomcu_problem cp;
                 memset(&cp, 0, sizeof cp);
                 cp.m = A.m;
@@ -425,9 +561,10 @@ int main(int argc, char **argv)
                 cusparseDestroyDnMat(mY);
                 return t;
             };
-            r.t_sp16 = cusparse_time(CUDA_R_16F, d_v16, d_x16, d_y16);
-            r.t_sp32 = cusparse_time(CUDA_R_32F, d_v32, d_x32, d_y32);
-            r.max_rel = NAN;
+            if (!only_tc) {
+                r.t_sp16 = cusparse_time(CUDA_R_16F, d_v16, d_x16, d_y16);
+                r.t_sp32 = cusparse_time(CUDA_R_32F, d_v32, d_x32, d_y32);
+            }
             if (!std::isnan(r.t_sp32)) {
                 std::vector<float> y_ref((size_t)A.m * n);
                 CK(cudaMemcpy(y_ref.data(), d_y32, 4 * y_ref.size(), cudaMemcpyDeviceToHost));
@@ -441,7 +578,7 @@ int main(int argc, char **argv)
                     bad_results++;
             }
             /* cuBLAS: Y^T (n x m, col-major) = X^T (n x k) * A^T (k x m) */
-            {
+            if (!only_tc) {
                 float one = 1, zero = 0;
                 r.t_blas = time_ms([&] {
                     cublasGemmEx(bl, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)A.m, (int)A.k, &one, d_x16,
@@ -456,11 +593,16 @@ int main(int argc, char **argv)
                    (long long)n, r.t_tc16 * 1e3, r.t_tc8 * 1e3, r.t_cc * 1e3, r.t_sp16 * 1e3,
                    r.t_sp32 * 1e3, r.t_blas * 1e3, gflops, floor_bytes / 1024,
                    floor_bytes / (r.t_tc * 1e-3) / 1e9, r.max_rel);
+#ifdef LOOM_TC_BENCH_BASELINE
+            printf("%-62s %5s %5s %5s %7s %4s | base16 %9.2f base8 %9.2f | %.2fx | bits differ: %lld\n", "", "",
+                   "", "", "", "", r.t_base16 * 1e3, r.t_base8 * 1e3, r.t_base / r.t_tc, (long long)r.base_diff);
+#endif
             if (csv)
-                fprintf(csv, "%s,%.2f,%lld,%lld,%lld,%lld,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.0f\n",
+                fprintf(csv, "%s,%.2f,%lld,%lld,%lld,%lld,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.0f,%.3f,%.3f,%lld\n",
                         A.name.c_str(), A.sparsity, (long long)A.m, (long long)A.k, (long long)A.nnz,
                         (long long)n, r.t_tc16 * 1e3, r.t_tc8 * 1e3, r.t_cc * 1e3, r.t_sp16 * 1e3,
-                        r.t_sp32 * 1e3, r.t_blas * 1e3, floor_bytes);
+                        r.t_sp32 * 1e3, r.t_blas * 1e3, floor_bytes, r.t_base16 * 1e3, r.t_base8 * 1e3,
+                        (long long)r.base_diff);
             results.push_back(r);
             cudaFree(d_x16);
             cudaFree(d_x32);
@@ -469,6 +611,10 @@ int main(int argc, char **argv)
         }
         loomcu_tc_plan_destroy(&p16);
         loomcu_tc_plan_destroy(&p8);
+#ifdef LOOM_TC_BENCH_BASELINE
+        tcbase_plan_destroy(&b16);
+        tcbase_plan_destroy(&b8);
+#endif
         cudaFree(d_ro);
         cudaFree(d_ro32);
         cudaFree(d_ci);
@@ -482,16 +628,45 @@ int main(int argc, char **argv)
                bad_results);
     else
         printf("\nall tensor-core results within 1%% (of max |Y|) of cuSPARSE fp32\n");
-    if (bad_results)
-        printf("\nWARNING: %d runs where the tensor-core result is off cuSPARSE fp32 by more than 1%% of max |Y|\n",
-               bad_results);
-    else
-        printf("\nall tensor-core results within 1%% (of max |Y|) of cuSPARSE fp32\n");
+#ifdef LOOM_TC_BENCH_BASELINE
+    {
+        int64_t runs = 0, differ = 0, total = 0;
+        for (const result &r : results) {
+            runs++;
+            differ += r.base_diff != 0;
+            total += r.base_diff;
+        }
+        printf("baseline: %lld of %lld runs (k16 and k8 each) with output bits different from the baseline build "
+               "(%lld elements in all)\n", (long long)differ, (long long)runs, (long long)total);
+        printf("baseline: every storage type and MMA shape (every tenth matrix; N 100/130/256, odd ldx, beta != 0): "
+               "%lld runs, %lld elements with different bits\n", (long long)combo_runs, (long long)combo_differ);
+    }
+#endif
     if (skipped)
         printf("\n%d matrices not run: the --budget of %.0f s was spent\n", skipped, budget);
     printf("\nsummary (tc = the faster of loom's tensor-core f16 k16 / k8; times are means of %d calls)\n", reps);
     printf("%5s %6s | %-28s | %-28s | %-28s | %-20s\n", "N", "sp", "vs cuSPARSE f16: faster, geo",
            "vs cuBLAS f16: faster, geo", "vs cuSPARSE f32: faster, geo", "vs loom CUDA-core f32");
+#ifdef LOOM_TC_BENCH_BASELINE
+    printf("against the baseline build (same session): N, sparsity, runs faster, geomean speedup, median baseline/new\n");
+    for (int64_t n : ns)
+        for (double sp : {0.0, 0.9, 0.95, 0.98}) {
+            std::vector<double> sb;
+            int fb = 0;
+            for (const result &r : results)
+                if (r.n == n && (sp == 0.0 || fabs(r.sparsity - sp) < 1e-9) && !std::isnan(r.t_base)) {
+                    sb.push_back(r.t_base / r.t_tc);
+                    fb += r.t_tc < r.t_base;
+                }
+            if (sb.empty())
+                continue;
+            std::vector<double> sorted = sb;
+            std::sort(sorted.begin(), sorted.end());
+            printf("%5lld %6s | %4d/%-4d faster  geomean %6.2fx  median %6.2fx\n", (long long)n,
+                   sp == 0.0 ? "all" : (sp == 0.9 ? "0.90" : sp == 0.95 ? "0.95" : "0.98"), fb, (int)sb.size(),
+                   geomean(sb), sorted[sorted.size() / 2]);
+        }
+#endif
     for (int64_t n : ns)
         for (double sp : {0.0, 0.9, 0.95, 0.98}) {
             std::vector<double> s16, sbl, s32, scc;
@@ -501,8 +676,7 @@ int main(int argc, char **argv)
                     continue;
                 cnt++;
                 if (!std::isnan(r.t_sp16)) { s16.push_back(r.t_sp16 / r.t_tc); f16 += r.t_tc < r.t_sp16; }
-                sbl.push_back(r.t_blas / r.t_tc);
-                fbl += r.t_tc < r.t_blas;
+                if (!std::isnan(r.t_blas)) { sbl.push_back(r.t_blas / r.t_tc); fbl += r.t_tc < r.t_blas; }
                 if (!std::isnan(r.t_sp32)) { s32.push_back(r.t_sp32 / r.t_tc); f32 += r.t_tc < r.t_sp32; }
                 if (!std::isnan(r.t_cc)) { scc.push_back(r.t_cc / r.t_tc); fcc += r.t_tc < r.t_cc; }
             }

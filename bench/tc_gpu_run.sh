@@ -7,6 +7,12 @@
 # Inputs it looks for:
 #   DLMC:   $LOOM_DLMC, .tc-gpu/dlmc, ../shared/data/dlmc, shared/data/dlmc
 #   CMocka: the system's, else .tc-gpu/cmocka/{cmocka.h,libcmocka.so*}
+#   Baseline: $TC_BASELINE (default .tc-gpu/baseline), a folder with an
+#           earlier tc_spmm.cu (and its tc_spmm.h, tc_mma.cuh); when present,
+#           tc_bench times it beside the current kernel and compares the
+#           outputs bit for bit (e.g. git show REV:backends/cuda/tc_spmm.cu).
+# Knobs: SKIP_PROBE=1 (keep the recorded model), BENCH_ARGS (extra tc_bench
+#   arguments, e.g. "--n 256 --limit 5"), REPS, BENCH_BUDGET.
 # Each step has its own time limit; the whole run stays under 8 minutes.
 set -u
 OUT=${OUT:-bench/results/tc/run}
@@ -41,12 +47,22 @@ if [ ! -f /usr/include/cmocka.h ] && [ -f .tc-gpu/cmocka/cmocka.h ]; then
     export LD_LIBRARY_PATH=$PWD/.tc-gpu/cmocka:$LD_LIBRARY_PATH
 fi
 
+BASE=${TC_BASELINE:-.tc-gpu/baseline}
+BASE_D=""
 log "== build ($NVCC $ARCH)"
 t0=$(date +%s)
+if [ -f "$BASE/tc_spmm.cu" ]; then
+    # the baseline's names moved aside so both link into one tc_bench
+    BASE_D="-DLOOM_TC_BENCH_BASELINE"
+    ( $NVCC $ARCH $FLAGS -Dloomtc=loomtc_base -Dloomcu_tc_plan_create=tcbase_plan_create \
+          -Dloomcu_tc_plan_destroy=tcbase_plan_destroy -Dloomcu_tc_spmm=tcbase_spmm \
+          -Dloomcu_tc_supported=tcbase_supported -I$BASE $INC -c $BASE/tc_spmm.cu -o $B/tc_base.o \
+          > $B/tc_base.log 2>&1 || echo FAIL baseline tc_spmm.cu ) &
+fi
 ( $NVCC $ARCH $FLAGS -Xptxas -v $INC -c backends/cuda/tc_spmm.cu -o $B/tc_spmm.o > $B/tc_spmm.ptxas.log 2>&1 || echo FAIL tc_spmm.cu ) &
 ( $NVCC $ARCH $FLAGS $INC -c backends/cuda/spmm_f32.cu -o $B/spmm_f32.o > $B/spmm_f32.log 2>&1 || echo FAIL spmm_f32.cu ) &
 ( gcc -O2 -std=c11 -ffp-contract=off -Ireference -c reference/tc_model.c -o $B/tc_model.o 2>&1 || echo FAIL tc_model.c ) &
-( $NVCC $ARCH -std=c++17 -O2 -Xcompiler -ffp-contract=off $INC -c bench/tc_bench.cu -o $B/tc_bench.o 2>&1 || echo FAIL tc_bench.cu ) &
+( $NVCC $ARCH -std=c++17 -O2 -Xcompiler -ffp-contract=off $BASE_D $INC -c bench/tc_bench.cu -o $B/tc_bench.o 2>&1 || echo FAIL tc_bench.cu ) &
 ( $NVCC $ARCH $FLAGS $INC -c bench/tc_probe.cu -o $B/tc_probe.o 2>&1 || echo FAIL tc_probe.cu ) &
 ( gcc -O2 -std=c11 -ffp-contract=off -D_POSIX_C_SOURCE=200809L -DLOOM_SRCDIR="\"$PWD\"" $INC $CMOCKA_I -I$CUDA_HOME/include \
       -c tests/test_tc.c -o $B/test_tc.o 2>&1 || echo FAIL test_tc.c ) &
@@ -54,11 +70,13 @@ wait
 cat $B/tc_spmm.ptxas.log | grep -v 'ptxas info\|bytes stack frame' >> $LOG
 $NVCC $ARCH -o $B/tc_probe $B/tc_probe.o $B/tc_model.o >> $LOG 2>&1 || log "FAIL link tc_probe"
 $NVCC $ARCH -o $B/test_tc $B/test_tc.o $B/tc_spmm.o $B/tc_model.o $CMOCKA_L -lm >> $LOG 2>&1 || log "FAIL link test_tc"
+BASE_O=""
+[ -n "$BASE_D" ] && BASE_O=$B/tc_base.o && log "baseline: $BASE/tc_spmm.cu"
 if [ -s $B/spmm_f32.o ]; then
-    $NVCC $ARCH -o $B/tc_bench $B/tc_bench.o $B/tc_spmm.o $B/spmm_f32.o $B/tc_model.o -lcusparse -lcublas -lz >> $LOG 2>&1 || log "FAIL link tc_bench"
+    $NVCC $ARCH -o $B/tc_bench $B/tc_bench.o $B/tc_spmm.o $BASE_O $B/spmm_f32.o $B/tc_model.o -lcusparse -lcublas -lz >> $LOG 2>&1 || log "FAIL link tc_bench"
 else
     log "spmm_f32.cu did not build: tc_bench without the CUDA-core comparison"
-    $NVCC $ARCH -std=c++17 -O2 -DLOOM_TC_BENCH_NO_CUDACORE $INC -o $B/tc_bench bench/tc_bench.cu $B/tc_spmm.o $B/tc_model.o -lcusparse -lcublas -lz >> $LOG 2>&1 || log "FAIL link tc_bench"
+    $NVCC $ARCH -std=c++17 -O2 -DLOOM_TC_BENCH_NO_CUDACORE $BASE_D $INC -o $B/tc_bench bench/tc_bench.cu $B/tc_spmm.o $BASE_O $B/tc_model.o -lcusparse -lcublas -lz >> $LOG 2>&1 || log "FAIL link tc_bench"
 fi
 log "build took $(( $(date +%s) - t0 )) s"
 awk '/Compiling entry function/ {fn=$0} /spill stores/ && ($1 != 0 || $5 != 0 || $9 != 0) {print "SPILL: " fn; print "    " $0}' $B/tc_spmm.ptxas.log >> $LOG
@@ -66,14 +84,19 @@ log "kernels compiled: $(grep -c 'Compiling entry function' $B/tc_spmm.ptxas.log
 
 log "== SASS: tensor-core instructions in tc_spmm.o"
 cuobjdump -sass $B/tc_spmm.o 2>/dev/null | grep -oE 'HMMA\.[0-9A-Z.]+' | sort | uniq -c | tee -a $LOG >&3
-log "LDSM (ldmatrix) count: $(cuobjdump -sass $B/tc_spmm.o 2>/dev/null | grep -c LDSM)"
+log "LDSM (ldmatrix) count: $(cuobjdump -sass $B/tc_spmm.o 2>/dev/null | grep -c LDSM); LDGSTS (cp.async) count: $(cuobjdump -sass $B/tc_spmm.o 2>/dev/null | grep -c LDGSTS)"
 
-log "== probe"
-timeout 60 $B/tc_probe $OUT/model.txt 3000 > $OUT/probe.txt 2>&1
-log "probe rc=$?"; cat $OUT/probe.txt >&3; cat $OUT/model.txt >&3
-cp $OUT/model.txt bench/results/tc/model.txt 2>/dev/null
+if [ "${SKIP_PROBE:-0}" = 1 ]; then
+    log "== probe skipped (SKIP_PROBE=1): the tests use bench/results/tc/model.txt"
+    cp bench/results/tc/model.txt $OUT/model.txt 2>/dev/null
+else
+    log "== probe"
+    timeout 60 $B/tc_probe $OUT/model.txt 3000 > $OUT/probe.txt 2>&1
+    log "probe rc=$?"; cat $OUT/probe.txt >&3; cat $OUT/model.txt >&3
+    cp $OUT/model.txt bench/results/tc/model.txt 2>/dev/null
+fi
 
-log "== tests"
+log "== tests ($(date -u +%T))"
 EXTRA=""
 if [ -n "$DLMC" ]; then
     for f in rn50/magnitude_pruning/0.9/bottleneck_1_block_group3_1_1 rn50/magnitude_pruning/0.98/bottleneck_3_block_group4_1_1 \
@@ -89,10 +112,13 @@ grep -E 'device|FAIL|PASSED|FAILED|\[ *(OK|FAILED) *\]' $OUT/test_tc.txt | head 
 grep -c '\[bit-exact\]' $OUT/test_tc.txt | xargs -I{} echo "cases checked bit-exact against a calibrated model: {}" | tee -a $LOG >&3
 grep -c '\[bound\]' $OUT/test_tc.txt | xargs -I{} echo "cases checked against the error bound: {}" | tee -a $LOG >&3
 
-log "== benchmark"
+log "== benchmark ($(date -u +%T))"
 if [ -n "$DLMC" ]; then
-    timeout 220 $B/tc_bench --dlmc "$DLMC" --reps ${REPS:-10} --budget ${BENCH_BUDGET:-180} --csv $OUT/tc_bench.csv > $OUT/tc_bench.txt 2>&1
+    timeout $(( ${BENCH_BUDGET:-180} + 40 )) $B/tc_bench --dlmc "$DLMC" --reps ${REPS:-10} --budget ${BENCH_BUDGET:-180} \
+        --csv $OUT/tc_bench.csv ${BENCH_ARGS:-} > $OUT/tc_bench.txt 2>&1
     log "tc_bench rc=$?"
+    grep -E '^baseline|not run|WARNING|within 1%' $OUT/tc_bench.txt >&3
+    sed -n '/^against the baseline/,/^summary/p' $OUT/tc_bench.txt | grep -v '^summary' >&3
     sed -n '/^summary/,$p' $OUT/tc_bench.txt >&3
 else
     log "no DLMC data: benchmark skipped"
