@@ -12,7 +12,8 @@
  *
  * The N = 1 RB+SR kernel on a sliced copy of A (rows in vector lanes) is
  * forced on every other case (LOOM_OMP_SLICES_ALWAYS; otherwise the plan
- * keeps it only where it is faster), and the one-thread shortcut for small
+ * keeps it only where it is faster), the persistent team of workers on
+ * every other pair of cases (LOOM_OMP_TEAM=1), and the one-thread shortcut for small
  * products is off (LOOM_OMP_SERIAL_WORK=0) so the thread counts are real.
  * test_special_values puts Inf, NaN and -0 in X and A around slices with
  * empty and short rows: padding must never reach an accumulator.
@@ -142,6 +143,11 @@ static void check_case(const loom_csr *A, const loom_strategy *s, int64_t n, loo
         setenv("LOOM_OMP_SLICES_ALWAYS", "1", 1);
     else
         unsetenv("LOOM_OMP_SLICES_ALWAYS");
+    /* The persistent team (LOOM_OMP_TEAM=1) on every other pair of turns. */
+    if (turn % 4 >= 2)
+        setenv("LOOM_OMP_TEAM", "1", 1);
+    else
+        unsetenv("LOOM_OMP_TEAM");
     const int counts[2] = {thread_counts[0], thread_counts[1 + turn++ % (COUNT(thread_counts) - 1)]};
     for (size_t t = 0; t < 2; t++) {
         memcpy(Y.data, Y0.data, dense_bytes(&Y0));

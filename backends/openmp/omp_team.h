@@ -4,9 +4,11 @@
  * 2.6 us on the 2-core build VM (futex wakes and barriers), as much as the
  * SpMV of a 10k non-zero matrix; this team hands a job to workers that
  * spin on a generation counter for a while after each job (0.5 us per
- * region there) and sleep when idle longer.  The OpenMP backend uses it
- * for its row-balanced products and falls back to an OpenMP region when
- * the team is busy with another caller's job.
+ * region there) and sleep when idle longer.  With LOOM_OMP_TEAM=1 the
+ * OpenMP backend uses it for its row-balanced products, falling back to an
+ * OpenMP region when the team is busy with another caller's job.  It is
+ * off by default: its spinning workers and an OpenMP runtime's spinning
+ * threads take cores from each other (omp_team.c, team_allowed).
  */
 #ifndef LOOM_OMP_TEAM_H
 #define LOOM_OMP_TEAM_H
