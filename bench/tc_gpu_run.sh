@@ -109,8 +109,10 @@ LOOM_TC_MODEL=$OUT/model.txt LOOM_TC_DLMC="${EXTRA#:}" timeout 120 $B/test_tc > 
 rc=$?
 log "test_tc rc=$rc (0 pass, 77 skip)"
 grep -E 'device|FAIL|PASSED|FAILED|\[ *(OK|FAILED) *\]' $OUT/test_tc.txt | head -40 >&3
-grep -c '\[bit-exact\]' $OUT/test_tc.txt | xargs -I{} echo "cases checked bit-exact against a calibrated model: {}" | tee -a $LOG >&3
-grep -c '\[bound\]' $OUT/test_tc.txt | xargs -I{} echo "cases checked against the error bound: {}" | tee -a $LOG >&3
+grep -c '\[bit-exact' $OUT/test_tc.txt | xargs -I{} echo "cases checked bit-exact against a calibrated model: {}" | tee -a $LOG >&3
+grep -c '\[bound' $OUT/test_tc.txt | xargs -I{} echo "cases checked against the error bound: {}" | tee -a $LOG >&3
+grep -c '\[exact-inputs' $OUT/test_tc.txt | xargs -I{} echo "cases with exact inputs (bit for bit under any order): {}" | tee -a $LOG >&3
+grep -c ', 2 paths agree' $OUT/test_tc.txt | xargs -I{} echo "cases where the gather and resident kernels gave the same bits: {}" | tee -a $LOG >&3
 
 log "== benchmark ($(date -u +%T))"
 if [ -n "$DLMC" ]; then

@@ -12,9 +12,13 @@
  *                 tc_probe): every bit must match;
  *   bound         random inputs where no calibrated model applies: every
  *                 element within the rigorous bound of tc_bound_check().
+ * And, whatever the check: the two kernels behind loomcu_tc_spmm ("gather"
+ * and, for fp16/bf16 where K fits, "resident"), forced in turn, must give
+ * the bits the automatic choice gave ("paths agree").
  * Inputs: random matrices with empty rows and rows of more than 64 non-zeros,
  * N not a multiple of 64 (1, 7, 64, 100, 130, 256), X with an odd leading
- * dimension, alpha/beta, every storage type and MMA shape; a tall matrix
+ * dimension, alpha/beta, every storage type and MMA shape; K of 1200 and
+ * 3000 (past the resident kernel's reach: the gather kernel alone); a tall matrix
  * with more row blocks than a GPU holds at once (the kernel then walks
  * several rows per warp); and the DLMC matrix in data/unittest (plus
  * $LOOM_TC_DLMC, a list of .smtx files).
@@ -180,7 +184,36 @@ static int run_case(const host_csr *A, const struct combo *cb, int64_t n, int64_
     assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
     assert_int_equal(cudaMemcpy(yg, dp.y, es * A->m * ldy, cudaMemcpyDeviceToHost), cudaSuccess);
 
-    int rc = 0;
+    /* each kernel forced in turn: the same bits as the automatic choice */
+    int rc = 0, paths = 0;
+    void *yp = malloc(es * (A->m * ldy + 1));
+    const loomcu_tc_path forced[2] = {LOOMCU_TC_PATH_GATHER, LOOMCU_TC_PATH_RESIDENT};
+    for (int f = 0; f < 2; f++) {
+        assert_int_equal(cudaMemcpy(dp.y, y0, es * A->m * ldy, cudaMemcpyHostToDevice), cudaSuccess);
+        cudaError_t e = loomcu_tc_spmm_path(&plan, &dp, NULL, forced[f]);
+        if (e == cudaErrorNotSupported)
+            continue;
+        assert_int_equal(e, cudaSuccess);
+        assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+        assert_int_equal(cudaMemcpy(yp, dp.y, es * A->m * ldy, cudaMemcpyDeviceToHost), cudaSuccess);
+        int64_t diff = 0, first = -1;
+        for (int64_t i = 0; i < A->m * ldy; i++)
+            if (memcmp((char *)yp + i * es, (char *)yg + i * es, es)) {
+                if (first < 0)
+                    first = i;
+                diff++;
+            }
+        if (diff) {
+            printf("    FAIL paths: the %s kernel differs from the automatic choice in %lld elements; first "
+                   "(%lld, %lld): %.9g against %.9g\n", f ? "resident" : "gather", (long long)diff,
+                   (long long)(first / ldy), (long long)(first % ldy), tc_load(yp, first, cb->vt),
+                   tc_load(yg, first, cb->vt));
+            rc = 1;
+        }
+        paths++;
+    }
+    free(yp);
+
     const char *check;
     if (kind == DATA_EXACT || calibrated) {
         check = kind == DATA_EXACT ? "exact-inputs" : "bit-exact";
@@ -219,8 +252,8 @@ static int run_case(const host_csr *A, const struct combo *cb, int64_t n, int64_
         printf("    (%lld of %lld elements differ from the uncalibrated default model; max err/bound %.3g)\n",
                (long long)diff, (long long)(A->m * ldy), r.max_ratio);
     }
-    printf("  %-14s %-22s N=%-4lld ldx=%-4lld alpha=%g beta=%g: %s [%s]\n", cb->name, what,
-           (long long)n, (long long)ldx, alpha, beta, rc ? "FAIL" : "ok", check);
+    printf("  %-14s %-22s N=%-4lld ldx=%-4lld alpha=%g beta=%g: %s [%s, %d paths agree]\n", cb->name, what,
+           (long long)n, (long long)ldx, alpha, beta, rc ? "FAIL" : "ok", check, rc ? 0 : paths);
 
     loomcu_tc_plan_destroy(&plan);
     cudaFree((void *)dp.row_offsets);
@@ -284,6 +317,26 @@ static void test_tall(void **state)
     assert_int_equal(fails, 0);
 }
 
+/* K of 1200 and 3000: past what the resident kernel holds (about 770 rows
+ * on an H200), so the gather kernel alone, with X rows far apart; rows 2
+ * and 3 of 150 and 600 non-zeros take 8 parts of several groups. */
+static void test_wide(void **state)
+{
+    (void)state;
+    const int64_t ks[] = {1200, 3000};
+    int fails = 0;
+    for (size_t w = 0; w < 2; w++) {
+        host_csr A = random_csr(200, ks[w], 0.02);
+        for (size_t c = 0; c < sizeof combos / sizeof combos[0]; c++) {
+            fails += run_case(&A, &combos[c], 100, 0, 1.0f, 0.0f, DATA_RANDOM, "wide");
+            fails += run_case(&A, &combos[c], 64, 3, 0.5f, -1.5f, DATA_RANDOM, "wide, odd ldx");
+        }
+        free(A.ro);
+        free(A.ci);
+    }
+    assert_int_equal(fails, 0);
+}
+
 static void test_dlmc(void **state)
 {
     (void)state;
@@ -333,6 +386,7 @@ int main(void)
         cmocka_unit_test(test_exact_inputs),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_tall),
+        cmocka_unit_test(test_wide),
         cmocka_unit_test(test_dlmc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

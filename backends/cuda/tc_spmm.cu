@@ -39,11 +39,22 @@
  * are read once for all its strips.  The window width and the rows per warp
  * are chosen at launch so the grid fills the GPU once (launch_bins).
  *
+ * A second kernel, for fp16/bf16 on tall matrices with K up to about 770,
+ * keeps a 64-column strip of X resident in shared memory and lets
+ * ldmatrix gather each group's rows from there (tc_resident_kernel, below;
+ * rx_try() says when it runs).  The two give the same bits; tests run both.
+ *
+ * Where the time goes now (H200, DLMC): the gathers of X rows through L2
+ * (nnz x N x 2 bytes, at 2-3 TB/s) for the gather kernel; for large K and
+ * long rows the previous one-strip-per-block kernel was still a little
+ * faster (more blocks in flight).
+ *
  * Speed-only choices (strip window, rows per warp, pipeline depth, block
- * shape, vector loads) never change the order of operations: every output
- * still sees its part's groups in order, starting from +0, then the halving
- * tree, then step 5.  Not done: several blocks per row for rows of more than
- * 8 groups (such a row keeps 8 warps, each taking several groups).
+ * shape, vector loads, which kernel) never change the order of operations:
+ * every output still sees its part's groups in order, starting from +0,
+ * then the halving tree, then step 5.  Not done: several blocks per row for
+ * rows of more than 8 groups (such a row keeps 8 warps, each taking several
+ * groups).
  *
  * Needs sm_80 or later (cp.async, bf16/tf32 mma.sync).
  */
@@ -142,6 +153,7 @@ struct params {
     int strips;        /* ceil(n / NS) */
     int window;        /* strips per block (blockIdx.y takes the window'th part) */
     int rows_per_slot; /* rows each group of P warps walks in sequence */
+    int64_t k;         /* rows of X */
 };
 
 __device__ __forceinline__ uint32_t smem_addr(const void *p)
@@ -527,20 +539,415 @@ static cudaError_t kernel_setup(int dev, int *blocks_per_sm)
     return cudaSuccess;
 }
 
+/* ------------------------------------------------------------------------
+ * The resident-strip kernel (fp16/bf16 storage, K rows fit in shared memory).
+ *
+ * Why: the kernel above gathers k X rows from L2 for every item, so it moves
+ * nnz * N * 2 bytes through L2 (each X row once per non-zero of its column)
+ * and runs at the L2 gather rate.  Here a block copies the strip
+ * X[0:K, n0:n0+W] into shared memory once (coalesced 16-byte cp.async) and
+ * its warps run whole rows against it: ldmatrix.trans takes one row address
+ * per lane, so it gathers a group's k rows straight out of the resident strip
+ * - the same A fragment the staged slot gave, without the staging.  L2 then
+ * moves (blocks x K x W x 2) bytes, a fraction of the gathers wherever the
+ * columns of A are used by many rows.
+ *
+ * The arithmetic is the same as tc_rows()'s, i.e. tc_reference_spmm()'s
+ * (reference/tc_model.c), bit for bit: per part,
+ * +0 then one MMA per group in order, with the same operands in the same
+ * places; the part sums go through the same halving tree; step 5.  Only who
+ * runs it differs: one warp does all P parts of a row in sequence (no
+ * cross-warp reduction).  After a part, lane 4g+q keeps D rows g and g+8 of
+ * tile q (all four lanes of a quad hold the same D values), so 2 floats per
+ * part and lane carry the part sums to the tree, and each lane then writes
+ * its own two outputs.
+ *
+ * A row's column indices and values reach the warp 32 at a time, one
+ * coalesced load per lane, one chunk ahead of use (the pipeline crosses rows);
+ * each group takes its indices and values from the chunk by shuffles.
+ */
+constexpr int RX_WARPS = 8;
+constexpr int RX_THREADS = RX_WARPS * 32;
+
+template <int W> struct rx_shape {
+    static constexpr int TILES = W / 16;   /* MMA tiles per group */
+    static constexpr int CPR = W / 8;      /* 16-byte chunks per strip row */
+    /* Row pitch in bytes, 16 over the strip: rows r and r' of one 8x8
+     * ldmatrix read fall in different 16-byte bank groups when r != r'
+     * (mod 8) - the pitch is an odd number of 16-byte units. */
+    static constexpr int PITCH = 2 * W + 16;
+};
+
+struct rx_params {
+    int64_t n;
+    const int32_t *__restrict__ ci;
+    const void *__restrict__ val;
+    const void *__restrict__ x;
+    int64_t ldx;
+    void *__restrict__ y;
+    int64_t ldy;
+    float alpha, beta;
+    int vec;    /* X rows 16-byte aligned */
+    int k, m;   /* rows of X (the strip's rows; row k is all zeros), rows of A */
+    int strips; /* ceil(n / W) */
+    int chunks; /* blocks over the rows: block x takes rows x, x + chunks*8, ... per warp */
+};
+
+/* 8 fp16/bf16 of X at col (16 bytes), element by element: columns past N
+ * read as zero (X not 16-byte aligned, or a chunk straddling N). */
+__device__ __forceinline__ uint4 load_chunk16_sync(int64_t n, const unsigned short *s16, int64_t col)
+{
+    uint32_t w[4];
+#pragma unroll
+    for (int h = 0; h < 4; h++) {
+        const uint32_t lo = col + 2 * h < n ? s16[2 * h] : 0u;
+        const uint32_t hi = col + 2 * h + 1 < n ? s16[2 * h + 1] : 0u;
+        w[h] = lo | (hi << 16);
+    }
+    return make_uint4(w[0], w[1], w[2], w[3]);
+}
+
+/* tc_row_parts(): the row's part count P */
+__device__ __forceinline__ int parts_of(int32_t len, int ks)
+{
+    const int32_t groups = (len + ks - 1) / ks;
+    int P = 1;
+    while (P < groups && P < TC_PARTS_MAX)
+        P *= 2;
+    return P;
+}
+
+/* The chunk stream of one warp: its rows in order, 32 non-zeros at a time.
+ * Loads go to clamped addresses inside the row (never a select on a loaded
+ * value, which would wait for it); consumers mask past the row's end. */
+struct rx_feed {
+    int ri, c, len, stride, m;
+    int64_t start;
+    int4 next;          /* the record of row ri + stride, in flight */
+    uint32_t ci, val;   /* this lane's element of the chunk in flight */
+};
+
+__device__ __forceinline__ void rx_advance(const rx_params &p, const loomcu_tc_row *__restrict__ rows, rx_feed &f,
+                                           int lane)
+{
+    f.c++;
+    while ((f.c << 5) >= f.len) { /* next row with non-zeros */
+        f.ri += f.stride;
+        if (f.ri >= f.m) {
+            f.len = 0x7fffffff; /* no more chunks; none will be taken */
+            f.c = 0;
+            return;
+        }
+        f.start = (int64_t)(((uint64_t)(uint32_t)f.next.y << 32) | (uint32_t)f.next.x);
+        f.len = f.next.w;
+        f.c = 0;
+        if (f.ri + f.stride < f.m)
+            f.next = __ldg(reinterpret_cast<const int4 *>(rows + f.ri + f.stride));
+    }
+    const int idx = (f.c << 5) + lane;
+    const int64_t j = f.start + (idx < f.len ? idx : f.len - 1);
+    f.ci = (uint32_t)__ldg(p.ci + j);
+    f.val = (uint32_t)__ldg((const unsigned short *)p.val + j);
+}
+
+/* One row (P parts) for the strip at n0, against the resident strip at xs. */
+template <int VT, int KS, int W, int P>
+__device__ __forceinline__ void rx_row(const rx_params &p, const loomcu_tc_row *__restrict__ rows, rx_feed &f,
+                                       uint32_t &ci_c, uint32_t &val_c, uint32_t xs, int64_t n0, int32_t row,
+                                       int32_t len, int lane)
+{
+    typedef rx_shape<W> sh;
+    typedef typename storage<VT>::T T;
+    constexpr int PREC = VT == TC_VAL_F16 ? TC_PREC_F16 : TC_PREC_BF16;
+    const int g = lane >> 2, q = lane & 3;
+    /* ldmatrix rows: x4 (k16) lane = 8*mi + j reads k-row j (+8 for mi >= 2)
+     * at columns +8 for odd mi; x2 (k8) uses lanes 0..15 the same way */
+    const int kk = KS == 16 ? (lane & 7) + ((lane >> 4) & 1) * 8 : (lane & 7);
+    const uint32_t lane_col = ((lane >> 3) & 1) * 16;
+    const int32_t groups = (len + KS - 1) / KS;
+    const int32_t G = (groups + P - 1) / P;
+    float part[P][2];
+#pragma unroll
+    for (int pp = 0; pp < P; pp++) {
+        float acc[sh::TILES][4];
+#pragma unroll
+        for (int t = 0; t < sh::TILES; t++)
+            acc[t][0] = acc[t][1] = acc[t][2] = acc[t][3] = 0.0f;
+        const int32_t gb = pp * G < groups ? pp * G : groups;
+        const int32_t ge = (pp + 1) * G < groups ? (pp + 1) * G : groups;
+        for (int32_t gi = gb; gi < ge; gi++) {
+            const int o = gi * KS; /* the group's first non-zero in the row */
+            if ((o & 31) == 0) {   /* a new chunk: take it, start the next */
+                ci_c = f.ci;
+                val_c = f.val;
+                rx_advance(p, rows, f, lane);
+            }
+            const int base = o & 31;
+            const uint32_t col_a = __shfl_sync(0xffffffffu, ci_c, base + kk);
+            /* padding past the row's end reads the zero row */
+            const uint32_t xrow = o + kk < len ? col_a : (uint32_t)p.k;
+            const uint32_t addr = xs + xrow * sh::PITCH + lane_col;
+            auto v = [&](int t) -> uint32_t {
+                const uint32_t w = __shfl_sync(0xffffffffu, val_c, base + t);
+                return o + t < len ? (w & 0xffffu) : 0u;
+            };
+            uint32_t b[2];
+            b[0] = v(2 * q) | (v(2 * q + 1) << 16);
+            b[1] = KS == 16 ? (v(2 * q + 8) | (v(2 * q + 9) << 16)) : 0u;
+#pragma unroll
+            for (int t = 0; t < sh::TILES; t++) {
+                if (n0 + 16 * t < p.n) {
+                    uint32_t a[4];
+                    if constexpr (KS == 16)
+                        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                                     : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
+                                     : "r"(addr + 32 * t));
+                    else
+                        asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];\n"
+                                     : "=r"(a[0]), "=r"(a[1])
+                                     : "r"(addr + 32 * t));
+                    mma<PREC, KS>::run(acc[t], a, b);
+                }
+            }
+        }
+        /* lane 4g+q keeps columns 16q+g and 16q+g+8 of this part (D rows g, g+8 of tile q) */
+        part[pp][0] = acc[0][0];
+        part[pp][1] = acc[0][2];
+#pragma unroll
+        for (int t = 1; t < sh::TILES; t++)
+            if (q == t) {
+                part[pp][0] = acc[t][0];
+                part[pp][1] = acc[t][2];
+            }
+    }
+    /* the halving tree of tc_model.h step 4 */
+#pragma unroll
+    for (int st = P / 2; st >= 1; st /= 2)
+#pragma unroll
+        for (int l = 0; l < st; l++) {
+            part[l][0] = __fadd_rn(part[l][0], part[l + st][0]);
+            part[l][1] = __fadd_rn(part[l][1], part[l + st][1]);
+        }
+    if (q < sh::TILES) {
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const int64_t col = n0 + 16 * q + g + 8 * h;
+            if (col < p.n) {
+                T *y = (T *)p.y + (int64_t)row * p.ldy + col;
+                /* step 5, as tc_model.c finish() */
+                const float y32 = (p.beta == 0.0f) ? __fmul_rn(p.alpha, part[0][h])
+                                                   : __fmaf_rn(p.alpha, part[0][h], __fmul_rn(p.beta, to_f32(*y)));
+                store_as(y, y32);
+            }
+        }
+    }
+}
+
+template <int VT, int KS, int W>
+__global__ void __launch_bounds__(RX_THREADS, 2) tc_resident_kernel(rx_params p, const loomcu_tc_row *__restrict__ rows)
+{
+    typedef rx_shape<W> sh;
+    extern __shared__ __align__(16) unsigned char smem[];
+    const uint32_t xs = smem_addr(smem);
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const int stride = p.chunks * RX_WARPS;
+    const int first = blockIdx.x + p.chunks * warp;
+    for (int s = blockIdx.y; s < p.strips; s += gridDim.y) {
+        const int64_t n0 = (int64_t)s * W;
+        /* the strip, K rows of W columns, plus the zero row K */
+        const int total = p.k * sh::CPR;
+        for (int idx = threadIdx.x; idx < total; idx += RX_THREADS) {
+            const int r = idx / sh::CPR, ch = idx % sh::CPR;
+            const int64_t col = n0 + ch * 8;
+            unsigned char *dst = smem + (size_t)r * sh::PITCH + ch * 16;
+            if (col >= p.n) {
+                *reinterpret_cast<uint4 *>(dst) = make_uint4(0, 0, 0, 0);
+            } else {
+                const unsigned short *src = (const unsigned short *)p.x + (int64_t)r * p.ldx + col;
+                if (p.vec && col + 8 <= p.n)
+                    cp_async16(dst, src);
+                else
+                    *reinterpret_cast<uint4 *>(dst) = load_chunk16_sync(p.n, src, col);
+            }
+        }
+        if (threadIdx.x < sh::CPR)
+            *reinterpret_cast<uint4 *>(smem + (size_t)p.k * sh::PITCH + threadIdx.x * 16) = make_uint4(0, 0, 0, 0);
+        cp_async_commit();
+        /* meanwhile: this warp's first rows and first chunk */
+        rx_feed f;
+        f.stride = stride;
+        f.m = p.m;
+        f.ri = first;
+        f.c = -1;
+        f.len = 0;
+        f.start = 0;
+        f.ci = f.val = 0;
+        if (first < p.m) {
+            const int4 r0 = __ldg(reinterpret_cast<const int4 *>(rows + first));
+            f.start = (int64_t)(((uint64_t)(uint32_t)r0.y << 32) | (uint32_t)r0.x);
+            f.len = r0.w;
+            if (first + stride < p.m)
+                f.next = __ldg(reinterpret_cast<const int4 *>(rows + first + stride));
+        }
+        rx_advance(p, rows, f, lane);
+        cp_async_wait<0>();
+        __syncthreads(); /* the strip is in */
+
+        uint32_t ci_c = 0, val_c = 0;
+        for (int ri = first; ri < p.m; ri += stride) {
+            const int4 r = __ldg(reinterpret_cast<const int4 *>(rows + ri));
+            const int32_t row = r.z, len = r.w;
+            const int P = parts_of(len, KS);
+            if (P == 1)
+                rx_row<VT, KS, W, 1>(p, rows, f, ci_c, val_c, xs, n0, row, len, lane);
+            else if (P == 2)
+                rx_row<VT, KS, W, 2>(p, rows, f, ci_c, val_c, xs, n0, row, len, lane);
+            else if (P == 4)
+                rx_row<VT, KS, W, 4>(p, rows, f, ci_c, val_c, xs, n0, row, len, lane);
+            else
+                rx_row<VT, KS, W, 8>(p, rows, f, ci_c, val_c, xs, n0, row, len, lane);
+        }
+        __syncthreads(); /* before the next strip overwrites this one */
+    }
+}
+
+/* Per device: shared memory a block may opt into, a multiprocessor's, and
+ * what the system keeps per block. */
+struct rx_limits {
+    int optin, per_sm, reserved;
+};
+static cudaError_t rx_device_limits(int dev, rx_limits *l)
+{
+    static rx_limits cache[MAX_DEVICES];
+    if (dev < 0 || dev >= MAX_DEVICES)
+        return cudaErrorInvalidDevice;
+    if (cache[dev].optin == 0) {
+        rx_limits t;
+        cudaError_t e = cudaDeviceGetAttribute(&t.optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+        if (e == cudaSuccess)
+            e = cudaDeviceGetAttribute(&t.per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev);
+        if (e == cudaSuccess)
+            e = cudaDeviceGetAttribute(&t.reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev);
+        if (e != cudaSuccess)
+            return e;
+        cache[dev] = t;
+    }
+    *l = cache[dev];
+    return cudaSuccess;
+}
+
+/* The resident kernel holds strips of 64 columns, two blocks per
+ * multiprocessor (one copies its strip while the other computes): K up to
+ * about 770 rows on an H200.  Narrower strips for larger K (32 and 16
+ * columns, one MMA tile or two per group) were slower than the gather kernel
+ * on every DLMC matrix they applied to (H200, 2026-11-24): the per-group
+ * work is then spread over too few MMAs.  0 when K does not fit. */
+constexpr int RX_WIDTH = 64;
+static size_t rx_strip_bytes(const rx_limits &l, int64_t k)
+{
+    const size_t bytes = (size_t)(k + 1) * rx_shape<RX_WIDTH>::PITCH;
+    return bytes <= (size_t)l.optin && 2 * (bytes + l.reserved) <= (size_t)l.per_sm ? bytes : 0;
+}
+
+template <int VT, int KS, int W>
+static cudaError_t rx_launch_w(const loomcu_tc_plan *plan, const rx_params &rp, dim3 grid, size_t smem, int dev,
+                               int optin, cudaStream_t st)
+{
+    static unsigned char raised[MAX_DEVICES];
+    if (!raised[dev]) {
+        cudaError_t e = cudaFuncSetAttribute(tc_resident_kernel<VT, KS, W>,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
+        if (e != cudaSuccess)
+            return e;
+        raised[dev] = 1;
+    }
+    tc_resident_kernel<VT, KS, W><<<grid, RX_THREADS, smem, st>>>(rp, plan->rows);
+    return cudaGetLastError();
+}
+
+/* The resident-strip kernel where the matrix has rows enough for two blocks
+ * on every multiprocessor with 8 or more rows per warp: then each strip copy
+ * serves many rows, and the pipeline of chunks runs long.  On an H200
+ * (2026-11-24, every DLMC matrix, N = 64..512, both kernels forced in turn)
+ * that held for the tall K = 512 matrices (33288 x 512: 1.1x to 1.9x faster
+ * than the gather kernel); on the rest the gather kernel was as fast or
+ * faster (a rule by bytes moved, strips copied against X rows gathered,
+ * chose the resident kernel for many of them and lost), so it stays the
+ * default.  Returns 1 and the launch error when it launched, 0 to fall
+ * through. */
+template <int VT, int KS>
+static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int dev, int sms, cudaStream_t st,
+                  loomcu_tc_path path, cudaError_t *err)
+{
+    rx_limits l;
+    if (path == LOOMCU_TC_PATH_GATHER || plan->m >= (1 << 30) || k >= (1 << 30) ||
+        rx_device_limits(dev, &l) != cudaSuccess)
+        return 0;
+    const size_t smem = rx_strip_bytes(l, k);
+    if (smem == 0)
+        return 0;
+    const int64_t strips = (pr.n + RX_WIDTH - 1) / RX_WIDTH;
+    /* two blocks per multiprocessor where every warp gets 8 rows or more;
+     * one otherwise (a forced call on a short matrix) */
+    const bool tall = plan->m >= (int64_t)sms * 2 * RX_WARPS * 8;
+    const int64_t target = (int64_t)sms * (tall ? 2 : 1);
+    int64_t chunks = (target + strips - 1) / strips;
+    const int64_t row_cap = (plan->m + RX_WARPS - 1) / RX_WARPS;
+    if (chunks > row_cap)
+        chunks = row_cap;
+    if (chunks < 1)
+        chunks = 1;
+    bool use = tall || path == LOOMCU_TC_PATH_RESIDENT;
+#ifdef LOOMTC_TUNING /* tuning sessions only: LOOMTC_PATH=gather|resident */
+    if (getenv("LOOMTC_PATH"))
+        use = strcmp(getenv("LOOMTC_PATH"), "resident") == 0;
+#endif
+    if (!use)
+        return 0;
+    rx_params rp;
+    rp.n = pr.n;
+    rp.ci = pr.ci;
+    rp.val = pr.val;
+    rp.x = pr.x;
+    rp.ldx = pr.ldx;
+    rp.y = pr.y;
+    rp.ldy = pr.ldy;
+    rp.alpha = pr.alpha;
+    rp.beta = pr.beta;
+    rp.vec = pr.vec;
+    rp.k = (int)k;
+    rp.m = (int)plan->m;
+    if (strips > INT32_MAX)
+        return 0;
+    rp.strips = (int)strips;
+    rp.chunks = (int)chunks;
+    const dim3 grid((unsigned)chunks, (unsigned)(strips < 65535 ? strips : 65535));
+    *err = rx_launch_w<VT, KS, RX_WIDTH>(plan, rp, grid, smem, dev, l.optin, st);
+    return 1;
+}
+
 /* Launch shape (speed only): fill the GPU once.  With fewer row blocks than
  * the GPU holds, the strips are split into windows over gridDim.y; with more,
  * each slot walks several rows in sequence, so the pipeline runs on across
  * rows instead of a new block paying the whole latency chain again. */
 template <int VT, int PREC, int KS>
-static cudaError_t launch_bins(const loomcu_tc_plan *plan, params pr, cudaStream_t st)
+static cudaError_t launch_bins(const loomcu_tc_plan *plan, params pr, cudaStream_t st, loomcu_tc_path path)
 {
     typedef slot_shape<VT, PREC, KS> sh;
     int dev = 0, sms = 0, per_sm = 0;
     cudaError_t e = cudaGetDevice(&dev);
     if (e == cudaSuccess)
         e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    if (e == cudaSuccess)
-        e = kernel_setup<VT, PREC, KS>(dev, &per_sm);
+    if (e != cudaSuccess)
+        return e;
+    if constexpr (VT != TC_VAL_F32) { /* 16-bit storage: the resident-strip kernel where it pays */
+        cudaError_t rx_err = cudaSuccess;
+        if (rx_try<VT, KS>(plan, pr, pr.k, dev, sms, st, path, &rx_err))
+            return rx_err;
+    }
+    if (path == LOOMCU_TC_PATH_RESIDENT)
+        return cudaErrorNotSupported;
+    e = kernel_setup<VT, PREC, KS>(dev, &per_sm);
     if (e != cudaSuccess)
         return e;
     int64_t capacity = (int64_t)sms * per_sm;
@@ -694,6 +1101,12 @@ extern "C" void loomcu_tc_plan_destroy(loomcu_tc_plan *plan)
 extern "C" cudaError_t loomcu_tc_spmm(const loomcu_tc_plan *plan, const loomcu_tc_problem *p,
                                       cudaStream_t stream)
 {
+    return loomcu_tc_spmm_path(plan, p, stream, LOOMCU_TC_PATH_AUTO);
+}
+
+extern "C" cudaError_t loomcu_tc_spmm_path(const loomcu_tc_plan *plan, const loomcu_tc_problem *p,
+                                           cudaStream_t stream, loomcu_tc_path path)
+{
     using namespace loomtc;
     if (!loomcu_tc_supported(p->vt, &plan->cfg) || p->m != plan->m || p->n < 0)
         return cudaErrorInvalidValue;
@@ -710,11 +1123,12 @@ extern "C" cudaError_t loomcu_tc_spmm(const loomcu_tc_plan *plan, const loomcu_t
     pr.ldy = p->ldy;
     pr.alpha = p->alpha;
     pr.beta = p->beta;
+    pr.k = p->k;
     const int64_t epc = 16 / (int64_t)tc_value_size(p->vt);
     pr.vec = ((uintptr_t)p->x % 16 == 0) && (p->ldx % epc == 0);
 #define LOOMTC_LAUNCH(V, P, K)                                                                    \
     if (p->vt == V && plan->cfg.precision == P && plan->cfg.k == K)                               \
-        return launch_bins<V, P, K>(plan, pr, stream);
+        return launch_bins<V, P, K>(plan, pr, stream, path);
     LOOMTC_COMBOS(LOOMTC_LAUNCH)
 #undef LOOMTC_LAUNCH
     return cudaErrorInvalidValue;

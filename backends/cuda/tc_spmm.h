@@ -70,6 +70,20 @@ void loomcu_tc_plan_destroy(loomcu_tc_plan *plan);
 cudaError_t loomcu_tc_spmm(const loomcu_tc_plan *plan, const loomcu_tc_problem *p,
                            cudaStream_t stream);
 
+/* The two kernels behind loomcu_tc_spmm, which picks one per call: "gather"
+ * (X rows gathered from L2 for every group) and "resident" (fp16/bf16 only:
+ * each block holds a 64-column strip of X in shared memory; K up to about
+ * 770 rows on an H200; chosen for tall matrices).  Same
+ * arithmetic, so the same bits; tests run both.  A forced path that does not
+ * apply returns cudaErrorNotSupported. */
+typedef enum loomcu_tc_path {
+    LOOMCU_TC_PATH_AUTO = 0,
+    LOOMCU_TC_PATH_GATHER = 1,
+    LOOMCU_TC_PATH_RESIDENT = 2
+} loomcu_tc_path;
+cudaError_t loomcu_tc_spmm_path(const loomcu_tc_plan *plan, const loomcu_tc_problem *p,
+                                cudaStream_t stream, loomcu_tc_path path);
+
 #ifdef __cplusplus
 }
 #endif
