@@ -25,11 +25,19 @@ namespace {
 
 using namespace loom_dual;
 
+/* The 32-bit geometry holds: loom_conv_output_size bounds C*R*S and P*Q,
+ * and every row and column index reached lies inside the padded image. */
+bool fits_32bit(const loom_conv_shape *s)
+{
+    const int64_t lim = 0x7fffffff;
+    return s->height + 2 * s->pad_h <= lim && s->width + 2 * s->pad_w <= lim;
+}
+
 template <typename real>
-int im2col_csr(const geometry &g, int64_t rows, const dual_cuda_csr *X, dual_cuda_csr *cols,
+int im2col_csr(const geometry &g, int rows, const dual_cuda_csr *X, dual_cuda_csr *cols,
                cudaStream_t stream)
 {
-    const unsigned grid = grid_for(rows * 32, 256);
+    const unsigned grid = grid_for((int64_t)rows * 32, 256);
     if (rows > 0) {
         im2col_csr_kernel<real, false><<<grid, 256, 0, stream>>>(g, *X, rows, *cols);
         if (cudaError_t e = cudaGetLastError())
@@ -62,17 +70,20 @@ extern "C" int loom__dual_cuda_im2col_dense(const loom_conv_shape *s, int64_t ou
                                             int x_col_major, int64_t image, void *cols,
                                             int64_t ldc, int c_col_major, int f64, void *stream)
 {
+    if (!fits_32bit(s))
+        return (int)cudaErrorInvalidValue;
     const geometry g = geometry_of(s, out_h, out_w, image);
-    const int64_t rows = s->channels * s->kernel_h * s->kernel_w, total = rows * out_h * out_w;
-    if (!total)
+    const int rows = (int)(s->channels * s->kernel_h * s->kernel_w), ncols = (int)(out_h * out_w);
+    if (!rows || !ncols)
         return 0;
     cudaStream_t st = static_cast<cudaStream_t>(stream);
+    const dim3 grid(grid_for(ncols, 256), (unsigned)(rows < 65535 ? rows : 65535));
     if (f64)
-        im2col_dense_kernel<double><<<grid_for(total, 256), 256, 0, st>>>(
+        im2col_dense_kernel<double><<<grid, 256, 0, st>>>(
             g, static_cast<const double *>(X), ldx, x_col_major, static_cast<double *>(cols), ldc,
             c_col_major, rows);
     else
-        im2col_dense_kernel<float><<<grid_for(total, 256), 256, 0, st>>>(
+        im2col_dense_kernel<float><<<grid, 256, 0, st>>>(
             g, static_cast<const float *>(X), ldx, x_col_major, static_cast<float *>(cols), ldc,
             c_col_major, rows);
     return (int)cudaGetLastError();
@@ -82,8 +93,10 @@ extern "C" int loom__dual_cuda_im2col_csr(const loom_conv_shape *s, int64_t out_
                                           const dual_cuda_csr *X, int64_t image, int f64,
                                           dual_cuda_csr *cols, void *stream)
 {
+    if (!fits_32bit(s))
+        return (int)cudaErrorInvalidValue;
     const geometry g = geometry_of(s, out_h, out_w, image);
-    const int64_t rows = s->channels * s->kernel_h * s->kernel_w;
+    const int rows = (int)(s->channels * s->kernel_h * s->kernel_w);
     cudaStream_t st = static_cast<cudaStream_t>(stream);
     return f64 ? im2col_csr<double>(g, rows, X, cols, st) : im2col_csr<float>(g, rows, X, cols, st);
 }
@@ -93,6 +106,8 @@ extern "C" int loom__dual_cuda_im2col_bitmap(const loom_conv_shape *s, int64_t o
                                              int64_t image, int f64, dual_cuda_bitmap *cols,
                                              void *stream)
 {
+    if (!fits_32bit(s))
+        return (int)cudaErrorInvalidValue;
     const geometry g = geometry_of(s, out_h, out_w, image);
     cudaStream_t st = static_cast<cudaStream_t>(stream);
     return f64 ? im2col_bitmap<double>(g, X, cols, st) : im2col_bitmap<float>(g, X, cols, st);
