@@ -17,6 +17,7 @@ dual_cuda_headers = \
 	backends/cuda/dual_common.cuh \
 	backends/cuda/dual_tile_build.cuh \
 	backends/cuda/dual_gemm_kernel.cuh \
+	backends/cuda/dual_gemm_pipe_kernel.cuh \
 	backends/cuda/dual_csr_kernels.cuh \
 	backends/cuda/dual_bitmap_kernels.cuh \
 	backends/cuda/dual_im2col_kernels.cuh
@@ -35,7 +36,8 @@ if LOOM_HAVE_CUDA
 DUAL_CUDA_OBJECTS = $(dual_cuda_sources:.cu=.lo)
 $(DUAL_CUDA_OBJECTS): $(srcdir)/backends/cuda/dual_cuda.h $(srcdir)/backends/cuda/dual_common.cuh \
 	$(srcdir)/backends/cuda/dual_tile_build.cuh
-backends/cuda/dual_gemm.lo: $(srcdir)/backends/cuda/dual_gemm_kernel.cuh
+backends/cuda/dual_gemm.lo: $(srcdir)/backends/cuda/dual_gemm_kernel.cuh \
+	$(srcdir)/backends/cuda/dual_gemm_pipe_kernel.cuh
 backends/cuda/dual_csr_build.lo: $(srcdir)/backends/cuda/dual_csr_kernels.cuh
 backends/cuda/dual_bitmap_build.lo: $(srcdir)/backends/cuda/dual_bitmap_kernels.cuh
 backends/cuda/dual_im2col.lo: $(srcdir)/backends/cuda/dual_im2col_kernels.cuh

@@ -7,6 +7,7 @@
 #define LOOM_DUAL_COMMON_CUH
 
 #include <cstdint>
+#include <cstring>
 #include <cuda_runtime.h>
 
 namespace loom_dual {
@@ -45,6 +46,54 @@ __device__ __forceinline__ int64_t tile_start(const int64_t *offsets, int64_t st
 {
     return stride ? t * stride : offsets[t];
 }
+
+/* Asynchronous copies global -> shared (cp.async, sm_80 and later): the
+ * data of the next k-tile travels while the current one is computed.
+ * Without __CUDA_ARCH__ (nvcc's host pass, or a CPU emulation of the
+ * kernels) they are plain copies, which the same waits make correct. */
+template <int BYTES>
+__device__ __forceinline__ void copy_async(void *smem, const void *gmem)
+{
+#if defined(__CUDA_ARCH__)
+    const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(s), "l"(gmem), "n"(BYTES));
+#else
+    memcpy(smem, gmem, BYTES);
+#endif
+}
+/* 16 bytes, or 16 zero bytes when !valid (nothing is read then). */
+__device__ __forceinline__ void copy_async16_or_zero(void *smem, const void *gmem, bool valid)
+{
+#if defined(__CUDA_ARCH__)
+    const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem),
+                 "r"(valid ? 16 : 0));
+#else
+    if (valid)
+        memcpy(smem, gmem, 16);
+    else
+        memset(smem, 0, 16);
+#endif
+}
+__device__ __forceinline__ void copy_async_commit()
+{
+#if defined(__CUDA_ARCH__)
+    asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+/* This thread's copies have landed (a barrier then shows them to all). */
+__device__ __forceinline__ void copy_async_wait_all()
+{
+#if defined(__CUDA_ARCH__)
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
+/* The dynamic shared memory of a kernel (a CPU emulation may define this
+ * macro first to hand the kernel its own buffer). */
+#ifndef LOOM_DUAL_DYNAMIC_SMEM
+#define LOOM_DUAL_DYNAMIC_SMEM(name) extern __shared__ __align__(16) unsigned char name[]
+#endif
 
 /* Grid of `threads`-thread blocks for `items` work items (grid-stride loops
  * cover the rest). */

@@ -63,13 +63,20 @@ typedef struct dual_cuda_csr {
 enum {
     DUAL_CUDA_TILE_AUTO = 0,
     DUAL_CUDA_TILE_64X256 = 1, /* f32 only */
-    DUAL_CUDA_TILE_32X256 = 2, /* f32 only */
-    DUAL_CUDA_TILE_32X128 = 3
+    DUAL_CUDA_TILE_32X256 = 2, /* f32, basic kernel only */
+    DUAL_CUDA_TILE_32X128 = 3, /* basic kernel only */
+    DUAL_CUDA_TILE_64X128 = 4  /* pipelined kernel only */
 };
 
-/* How a warp walks k for its 4 rows: over the union of their masks (4
- * rows per shared load), row by row (fewer products when rows are sparse),
- * or whichever is cheaper for each group and k-tile.  Never the bits. */
+/* Which GEMM kernel: the pipelined one (dual_gemm_pipe_kernel.cuh, the
+ * default) or the first, basic one (dual_gemm_kernel.cuh), kept for
+ * comparison.  Never the bits. */
+enum { DUAL_CUDA_KERNEL_PIPE = 0, DUAL_CUDA_KERNEL_BASIC = 1 };
+
+/* How a warp of the basic kernel walks k for its 4 rows: over the union
+ * of their masks (4 rows per shared load), row by row (fewer products when
+ * rows are sparse), or whichever is cheaper for each group and k-tile.
+ * Never the bits. */
 enum { DUAL_CUDA_WALK_AUTO = 0, DUAL_CUDA_WALK_UNION = 1, DUAL_CUDA_WALK_ROWS = 2 };
 
 /* How the GEMM runs (none of it changes the bits).  exact = 0 allows the
@@ -77,7 +84,7 @@ enum { DUAL_CUDA_WALK_AUTO = 0, DUAL_CUDA_WALK_UNION = 1, DUAL_CUDA_WALK_ROWS = 
  * holds for both operands' values (see dual_gemm.cu); exact = 1 tests both
  * masks for every product. */
 typedef struct dual_cuda_gemm_opts {
-    int exact, tile, walk;
+    int exact, tile, walk, kernel;
 } dual_cuda_gemm_opts;
 
 /* ------------------------------------------------------ dual_device.cu */

@@ -7,12 +7,13 @@
  * host handles in and out, the work on the GPU).  On a machine without a
  * driver or a device the probe says so and nothing else is called.
  *
- * Three environment variables, for tests and benchmarks (none changes
- * the bits): LOOM_DUAL_CUDA_EXACT=1 makes the GEMM test both masks for
- * every product even when the values allow the faster path
- * (dual_zero_safe.c); LOOM_DUAL_CUDA_TILE=64x256|32x256|32x128 forces
- * the GEMM's block tile (f32; f64 always uses 32x128);
- * LOOM_DUAL_CUDA_WALK=union|rows forces how warps walk k (dual_cuda.h).
+ * Environment variables for tests and benchmarks (none changes the bits):
+ * LOOM_DUAL_CUDA_EXACT=1 makes the GEMM test both masks for every product
+ * even when the values allow the faster path (dual_zero_safe.c);
+ * LOOM_DUAL_CUDA_KERNEL=basic runs the first GEMM kernel instead of the
+ * pipelined one; LOOM_DUAL_CUDA_TILE forces the block tile (f32: 64x256 or
+ * 64x128 pipelined, 64x256, 32x256 or 32x128 basic);
+ * LOOM_DUAL_CUDA_WALK=union|rows forces the basic kernel's walk.
  */
 #include "config.h"
 #include "dual_internal.h"
@@ -43,11 +44,19 @@ static int env_walk(void)
     return DUAL_CUDA_WALK_AUTO;
 }
 
+static int env_kernel(void)
+{
+    const char *e = getenv("LOOM_DUAL_CUDA_KERNEL");
+    return e && !strcmp(e, "basic") ? DUAL_CUDA_KERNEL_BASIC : DUAL_CUDA_KERNEL_PIPE;
+}
+
 static int env_tile(void)
 {
     const char *e = getenv("LOOM_DUAL_CUDA_TILE");
     if (!e)
         return DUAL_CUDA_TILE_AUTO;
+    if (!strcmp(e, "64x128"))
+        return DUAL_CUDA_TILE_64X128;
     if (!strcmp(e, "64x256"))
         return DUAL_CUDA_TILE_64X256;
     if (!strcmp(e, "32x256"))
@@ -61,7 +70,7 @@ static int env_tile(void)
  * environment), the block tile and the walk from the environment. */
 static dual_cuda_gemm_opts gemm_opts(bool zero_safe)
 {
-    dual_cuda_gemm_opts o = {!zero_safe || env_exact(), env_tile(), env_walk()};
+    dual_cuda_gemm_opts o = {!zero_safe || env_exact(), env_tile(), env_walk(), env_kernel()};
     return o;
 }
 

@@ -1,54 +1,49 @@
 /*
- * dual_gemm.cu - the dual-side sparse GEMM on CUDA cores.  Must match
- * loom__ref_dual_gemm (reference/dual_gemm.h) bit for bit: every C element
- * is accumulated from +0 over k in increasing order, only where A(i,k) and
- * B(k,j) are both non-zero, acc = fma(a, b, acc) rounded once, and
- * finished with beta == 0 ? alpha*acc : fma(alpha, acc, beta*c).  Built
- * with --fmad=false, so alpha*acc and beta*c are not contracted.
+ * dual_gemm.cu - the dual-side sparse GEMM on CUDA cores: kernel choice
+ * and launch.  Both kernels must match loom__ref_dual_gemm
+ * (reference/dual_gemm.h) bit for bit: every C element is accumulated
+ * from +0 over k in increasing order, only where A(i,k) and B(k,j) are
+ * both non-zero, acc = fma(a, b, acc) rounded once, and finished with
+ * beta == 0 ? alpha*acc : fma(alpha, acc, beta*c).  Built with
+ * --fmad=false, so alpha*acc and beta*c are not contracted.
  *
- * Work split (tile sizes change the speed, never the order):
- *   a 256-thread block owns BM x BN elements of C (64x256, 32x256 or
- *   32x128); each warp owns 4 rows of each 32-row group and the 32 lanes
- *   share them, lane l owning CPL columns (l*V .. l*V+V-1 in each 32*V
- *   column slice, V = 16 bytes / sizeof(real), for conflict-free 16-byte
- *   shared loads).  Per k-tile (32 k) both operands are expanded into
- *   shared memory as dense slices, sA[k][row] and sB[k][col], zeros where
- *   an element is absent, then the warp walks k in increasing order.
+ * The kernels (block tiles and walks change the speed, never the order):
+ *   pipelined (dual_gemm_pipe_kernel.cuh, the default): 64 x 256 or
+ *     64 x 128 of C per block, a warp 8 rows; the next k-tile's masks and
+ *     values are copied with cp.async while the current one is computed;
+ *     the walk gives each b loaded to every row present at that k;
+ *   basic (dual_gemm_kernel.cuh, LOOM_DUAL_CUDA_KERNEL=basic): the first
+ *     design, a warp 4 rows, operands fetched from global memory at each
+ *     k-tile between two barriers.
+ * Both expand each k-tile's operand tiles into dense shared slices (zeros
+ * where absent), skip k-tiles on the tile bitmaps and k lines where either
+ * side is empty, and walk only the k where the warp's rows have non-zeros.
  *
- * Skipping, from coarse to fine, all uniform (no divergence):
- *   - a k-tile whose A tiles (BM/32) or B tiles (BN/32) are all absent in
- *     the tile bitmaps: nothing is loaded;
- *   - k where A's column segment over the block's rows or B's row segment
- *     over its columns is empty ("active" lines): never expanded;
- *   - per warp and group, k where none of its 4 rows has A(i,k) != 0:
- *     the walk visits only the set bits of the union of the 4 row masks
- *     (the row masks are the transpose of A's column-condensed masks, done
- *     with one __ballot_sync), in increasing order (__ffs, clear lowest).
- *   Inside that walk every lane multiplies its 4 a's by its CPL b's.
+ * Why absent elements may enter some products as +0: fma(+-0, b, acc)
+ * returns acc unchanged unless acc is -0 (+0 comes back) or b is Inf/NaN
+ * (NaN comes back).  Neither can happen when every stored value v of A and
+ * B is finite with |v| >= 2^-50 (f32) or 2^-480 (f64): then every product
+ * a*b is a multiple of 2^-149 (2^-1074), acc (a float, so a multiple of
+ * that too) plus a*b is either exactly 0, which rounds to +0, or at least
+ * the smallest subnormal in magnitude, which does not round to 0; so acc
+ * is never -0 and never NaN.  The host checks this (loom__dual_zero_safe,
+ * dual_zero_safe.c); otherwise (exact = 1) each product is guarded by both
+ * mask bits, the reference's own test.  tests/test_dual_cuda.c runs every
+ * kernel, tile and path against the reference, and values that underflow
+ * to -0 to see the plan take the exact path.
  *
- * Why that can be bit-exact although some products have a zero operand:
- * the walk multiplies absent elements as +0.  fma(+-0, b, acc) returns acc
- * unchanged unless acc is -0 (+0 comes back) or b is Inf/NaN (NaN comes
- * back).  Neither can happen when every stored value v of A and B is
- * finite with |v| >= 2^-50 (f32) or 2^-480 (f64): then every product a*b
- * is a multiple of 2^-149 (2^-1074), acc (a float, so a multiple of that
- * too) plus a*b is either exactly 0, which rounds to +0, or at least the
- * smallest subnormal in magnitude, which does not round to 0; so acc is
- * never -0 and stays finite or +-Inf (never NaN).  The host checks this
- * (loom__dual_zero_safe, dual_zero_safe.c) and asks for that path with
- * exact = 0.  Otherwise (exact = 1) each product is guarded by both mask
- * bits, which is the reference's test itself.  Both paths are tested
- * against the reference (tests/test_dual_cuda.c forces each).
- *
- * Expected speed (a prediction, written before measuring; see
- * bench/results/dual/README.md for what was measured): per k visited a
- * lane issues 3 shared loads (16 bytes each, no bank conflicts) and 4*CPL
- * FFMAs, about 80% FFMA issue; dense work is then density(A's 4-row
- * union) of a dense GEMM, about 59% at 80% sparsity and 34% at 90%.
+ * Predicted and measured (4096^3 f32 on an H200; bench/results/dual/):
+ * the basic kernel was predicted at about 3 ms dense and under cuBLAS's
+ * 2.7 ms at 80% sparsity; the first GPU run measured 12.0 ms dense, 7.6 ms
+ * at 80% and 5.4 ms at 90%, with most of the time spent waiting on global
+ * loads at each k-tile and a shared-memory pipe fully loaded by 4 rows per
+ * 16-byte load.  The pipelined kernel was written from those numbers; its
+ * own measurements are in the results README.
  */
 #include "dual_cuda.h"
 #include "dual_common.cuh"
 #include "dual_gemm_kernel.cuh"
+#include "dual_gemm_pipe_kernel.cuh"
 
 #include <cuda_runtime.h>
 
@@ -71,6 +66,35 @@ int launch_shape(const dual_cuda_bitmap *A, const dual_cuda_bitmap *B, real alph
     else
         dual_gemm_kernel<real, GROUPS, CPL, false><<<(unsigned)blocks, THREADS, 0, stream>>>(
             *A, *B, alpha, beta, C, ldc, col_major, col_blocks, walk);
+    return (int)cudaGetLastError();
+}
+
+template <typename real, int CPL>
+int launch_pipe(const dual_cuda_bitmap *A, const dual_cuda_bitmap *B, real alpha, real beta,
+                real *C, int64_t ldc, int col_major, int exact, cudaStream_t stream)
+{
+    const int64_t col_blocks = (B->tile_cols + CPL - 1) / CPL;
+    const int64_t row_blocks = (A->tile_rows + 1) / 2;
+    const int64_t blocks = col_blocks * row_blocks;
+    if (blocks > 0x7fffffff)
+        return (int)cudaErrorInvalidConfiguration;
+    const size_t bytes = pipe_layout<real, CPL>::bytes;
+    cudaError_t e;
+    if (exact) {
+        auto k = dual_gemm_pipe_kernel<real, CPL, true>;
+        if ((e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes)) !=
+            cudaSuccess)
+            return (int)e;
+        k<<<(unsigned)blocks, PIPE_THREADS, bytes, stream>>>(*A, *B, alpha, beta, C, ldc, col_major,
+                                                             col_blocks);
+    } else {
+        auto k = dual_gemm_pipe_kernel<real, CPL, false>;
+        if ((e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes)) !=
+            cudaSuccess)
+            return (int)e;
+        k<<<(unsigned)blocks, PIPE_THREADS, bytes, stream>>>(*A, *B, alpha, beta, C, ldc, col_major,
+                                                             col_blocks);
+    }
     return (int)cudaGetLastError();
 }
 
@@ -99,26 +123,46 @@ int choose_tile(const dual_cuda_bitmap *A, const dual_cuda_bitmap *B)
 }
 
 int launch_f32(const dual_cuda_bitmap *A, const dual_cuda_bitmap *B, float alpha, float beta,
-               float *C, int64_t ldc, int col_major, int exact, int tile, int walk,
+               float *C, int64_t ldc, int col_major, const dual_cuda_gemm_opts *o,
                cudaStream_t stream)
 {
-    if (tile == DUAL_CUDA_TILE_AUTO)
+    int tile = o->tile;
+    if (o->kernel != DUAL_CUDA_KERNEL_BASIC) {
+        /* The pipelined kernel: 64x256, or 64x128 when that leaves too few
+         * blocks to fill the GPU twice. */
+        if (tile != DUAL_CUDA_TILE_64X256 && tile != DUAL_CUDA_TILE_64X128)
+            tile = ((B->tile_cols + 7) / 8) * ((A->tile_rows + 1) / 2) >= 2 * (int64_t)sm_count()
+                       ? DUAL_CUDA_TILE_64X256
+                       : DUAL_CUDA_TILE_64X128;
+        if (tile == DUAL_CUDA_TILE_64X256)
+            return launch_pipe<float, 8>(A, B, alpha, beta, C, ldc, col_major, o->exact, stream);
+        return launch_pipe<float, 4>(A, B, alpha, beta, C, ldc, col_major, o->exact, stream);
+    }
+    if (tile == DUAL_CUDA_TILE_AUTO || tile == DUAL_CUDA_TILE_64X128)
         tile = choose_tile(A, B);
     switch (tile) {
     case DUAL_CUDA_TILE_64X256:
-        return launch_shape<float, 2, 8>(A, B, alpha, beta, C, ldc, col_major, exact, walk, stream);
+        return launch_shape<float, 2, 8>(A, B, alpha, beta, C, ldc, col_major, o->exact, o->walk,
+                                         stream);
     case DUAL_CUDA_TILE_32X256:
-        return launch_shape<float, 1, 8>(A, B, alpha, beta, C, ldc, col_major, exact, walk, stream);
+        return launch_shape<float, 1, 8>(A, B, alpha, beta, C, ldc, col_major, o->exact, o->walk,
+                                         stream);
     default:
-        return launch_shape<float, 1, 4>(A, B, alpha, beta, C, ldc, col_major, exact, walk, stream);
+        return launch_shape<float, 1, 4>(A, B, alpha, beta, C, ldc, col_major, o->exact, o->walk,
+                                         stream);
     }
 }
 
-/* f64: one shape, 32x128 (32 double accumulators a lane). */
+/* f64: 64x128 pipelined, or the basic kernel's 32x128 (32 double
+ * accumulators a lane either way). */
 int launch_f64(const dual_cuda_bitmap *A, const dual_cuda_bitmap *B, double alpha, double beta,
-               double *C, int64_t ldc, int col_major, int exact, int walk, cudaStream_t stream)
+               double *C, int64_t ldc, int col_major, const dual_cuda_gemm_opts *o,
+               cudaStream_t stream)
 {
-    return launch_shape<double, 1, 4>(A, B, alpha, beta, C, ldc, col_major, exact, walk, stream);
+    if (o->kernel != DUAL_CUDA_KERNEL_BASIC)
+        return launch_pipe<double, 4>(A, B, alpha, beta, C, ldc, col_major, o->exact, stream);
+    return launch_shape<double, 1, 4>(A, B, alpha, beta, C, ldc, col_major, o->exact, o->walk,
+                                      stream);
 }
 
 } // namespace
@@ -128,7 +172,8 @@ extern "C" int loom__dual_cuda_gemm(const dual_cuda_bitmap *A, const dual_cuda_b
                                     int c_on_device, const dual_cuda_gemm_opts *opts,
                                     void *stream_ptr)
 {
-    const dual_cuda_gemm_opts none = {0, DUAL_CUDA_TILE_AUTO, DUAL_CUDA_WALK_AUTO};
+    const dual_cuda_gemm_opts none = {0, DUAL_CUDA_TILE_AUTO, DUAL_CUDA_WALK_AUTO,
+                                      DUAL_CUDA_KERNEL_PIPE};
     if (!opts)
         opts = &none;
     cudaStream_t stream = static_cast<cudaStream_t>(stream_ptr);
@@ -151,10 +196,10 @@ extern "C" int loom__dual_cuda_gemm(const dual_cuda_bitmap *A, const dual_cuda_b
             return (int)e;
         }
     }
-    int rc = f64 ? launch_f64(A, B, alpha, beta, static_cast<double *>(dC), ldc, col_major,
-                              opts->exact, opts->walk, stream)
+    int rc = f64 ? launch_f64(A, B, alpha, beta, static_cast<double *>(dC), ldc, col_major, opts,
+                              stream)
                  : launch_f32(A, B, (float)alpha, (float)beta, static_cast<float *>(dC), ldc,
-                              col_major, opts->exact, opts->tile, opts->walk, stream);
+                              col_major, opts, stream);
     if (!c_on_device) {
         if (rc == 0)
             rc = (int)cudaMemcpyAsync(C, dC, span * es, cudaMemcpyDeviceToHost, stream);

@@ -1,7 +1,18 @@
 /*
- * dual_gemm_kernel.cuh - the dual-side GEMM kernel (device code only; the
- * launch is in dual_gemm.cu, which describes the design).  Must match
- * loom__ref_dual_gemm (reference/dual_gemm.h) bit for bit.
+ * dual_gemm_kernel.cuh - the basic dual-side GEMM kernel (device code
+ * only; dual_gemm.cu launches it with LOOM_DUAL_CUDA_KERNEL=basic and
+ * explains the contract).  Must match loom__ref_dual_gemm
+ * (reference/dual_gemm.h) bit for bit.
+ *
+ * A 256-thread block owns 64x256, 32x256 or 32x128 of C; each warp owns 4
+ * rows of each 32-row group and the 32 lanes share them, lane l owning CPL
+ * columns (l*V .. l*V+V-1 in each 32*V column slice, V = 16 bytes /
+ * sizeof(real), for conflict-free 16-byte shared loads).  Per k-tile it
+ * reads the tile bits, then the masks (barrier), then the condensed values
+ * into dense shared slices sA[k][row], sB[k][col] (barrier), then each
+ * warp walks k in increasing order over the union of its 4 rows' masks
+ * (one ballot transposes A's column masks), or row by row where that is
+ * cheaper, every lane doing 4 x CPL (or CPL) fused multiply-adds.
  */
 #ifndef LOOM_DUAL_GEMM_KERNEL_CUH
 #define LOOM_DUAL_GEMM_KERNEL_CUH
