@@ -254,7 +254,35 @@ static double copy_bandwidth_gbs()
     return 2.0 * bytes / (ms * 1e-3) / 1e9;
 }
 
-static const char *tile_names[] = {"auto", "64x256", "32x256", "32x128"};
+/* The GEMM configurations timed (environment of dual_cuda_backend.c;
+ * NULL leaves a variable unset).  The first is the library's default. */
+static const struct variant {
+    const char *name, *kernel, *tile, *walk, *exact;
+} variants[] = {
+    {"pipe", NULL, NULL, NULL, NULL},
+    {"pipe64x128", NULL, "64x128", NULL, NULL},
+    {"pipe_exact", NULL, NULL, NULL, "1"},
+    {"basic", "basic", NULL, NULL, NULL},
+    {"basic_rows", "basic", NULL, "rows", NULL},
+    {"basic32x256", "basic", "32x256", NULL, NULL},
+};
+enum { NVARIANTS = sizeof variants / sizeof variants[0] };
+
+static void set_or_unset(const char *name, const char *value)
+{
+    if (value)
+        setenv(name, value, 1);
+    else
+        unsetenv(name);
+}
+
+static void set_variant(const struct variant *v)
+{
+    set_or_unset("LOOM_DUAL_CUDA_KERNEL", v->kernel);
+    set_or_unset("LOOM_DUAL_CUDA_TILE", v->tile);
+    set_or_unset("LOOM_DUAL_CUDA_WALK", v->walk);
+    set_or_unset("LOOM_DUAL_CUDA_EXACT", v->exact);
+}
 
 /* ----------------------------------------------------------- part 1 */
 
@@ -272,14 +300,18 @@ static void spgemm_sweep(loom_context *ctx, int n, int reps, double copy_gbs, FI
     printf("floor = max(useful multiply-adds at cuBLAS's dense rate, bitmap bytes + C at %.0f "
            "GB/s)\n",
            copy_gbs);
-    printf("%8s %9s %9s | %8s %8s %8s %8s | %9s %9s %11s | %8s %9s | %6s\n", "sparsity",
-           "dA*dB", "GFMA", "floor", "fl.bytes", "cublas", "dual", "tile", "exact", "cusparse",
-           "vs blas", "vs cusp", "DSTC x");
-    if (csv)
+    printf("%8s %9s %8s | %7s %7s %7s | %7s", "sparsity", "dA*dB", "GFMA", "floor", "cublas",
+           "cusp.", "dual");
+    for (int v = 1; v < NVARIANTS; v++)
+        printf(" %11s", variants[v].name);
+    printf(" | %7s %8s | %6s\n", "vs blas", "vs cusp", "DSTC x");
+    if (csv) {
         fprintf(csv, "n,sparsity,density_product,useful_fma,floor_ms,floor_bytes_ms,cublas_ms,"
-                     "dual_ms,dual_tile,dual_64x256_ms,dual_32x256_ms,dual_32x128_ms,"
-                     "dual_exact_ms,cusparse_ms,nnz_c,dstc_speedup,bits_vs_openmp,"
-                     "dual_union_ms,dual_rows_ms\n");
+                     "dual_ms,cusparse_ms,nnz_c,dstc_speedup,bits_vs_openmp");
+        for (int v = 0; v < NVARIANTS; v++)
+            fprintf(csv, ",%s_ms", variants[v].name);
+        fprintf(csv, "\n");
+    }
     const double sparsity[] = {0, 0.5, 0.75, 0.8, 0.9, 0.95, 0.99, 0.999};
     const int ns = (int)(sizeof sparsity / sizeof sparsity[0]);
     std::vector<float> A((size_t)n * n), B((size_t)n * n);
@@ -332,31 +364,15 @@ static void spgemm_sweep(loom_context *ctx, int n, int reps, double copy_gbs, FI
         const double floor = std::max(floor_bytes, useful / dense_fma_per_ms);
         loom_dual_gemm_plan *p;
         TRY(loom_dual_gemm_plan_create(ctx, &p, Ab, Bb, &Cd, LOOM_BACKEND_CUDA));
-        double tile_ms[4];
-        for (int t = 0; t < 4; t++) {
-            if (t)
-                setenv("LOOM_DUAL_CUDA_TILE", tile_names[t], 1);
-            else
-                unsetenv("LOOM_DUAL_CUDA_TILE");
-            tile_ms[t] = time_ms(reps, [&] { TRY(loom_dual_gemm_execute(p, 1.0, 0.0, &Cd)); });
+        double var_ms[NVARIANTS];
+        for (int v = 0; v < NVARIANTS; v++) {
+            set_variant(&variants[v]);
+            var_ms[v] = time_ms(reps, [&] { TRY(loom_dual_gemm_execute(p, 1.0, 0.0, &Cd)); });
         }
-        unsetenv("LOOM_DUAL_CUDA_TILE");
-        double walk_ms[2];
-        for (int w = 0; w < 2; w++) {
-            setenv("LOOM_DUAL_CUDA_WALK", w ? "rows" : "union", 1);
-            walk_ms[w] = time_ms(reps, [&] { TRY(loom_dual_gemm_execute(p, 1.0, 0.0, &Cd)); });
-        }
-        unsetenv("LOOM_DUAL_CUDA_WALK");
-        setenv("LOOM_DUAL_CUDA_EXACT", "1", 1);
-        const double exact_ms = time_ms(reps, [&] { TRY(loom_dual_gemm_execute(p, 1.0, 0.0, &Cd)); });
-        unsetenv("LOOM_DUAL_CUDA_EXACT");
-        TRY(loom_dual_gemm_execute(p, 1.0, 0.0, &Cd));
+        set_variant(&variants[0]);
+        TRY(loom_dual_gemm_execute(p, 1.0, 0.0, &Cd)); /* the default's C, for the bit check */
         CU(cudaDeviceSynchronize());
         TRY(loom_dual_gemm_plan_destroy(&p));
-        int best = 1;
-        for (int t = 2; t < 4; t++)
-            if (tile_ms[t] < tile_ms[best])
-                best = t;
         const char *bits = "-";
         if (s >= 0.9 && loom_backend_available(LOOM_BACKEND_OPENMP) == LOOM_SUCCESS) {
             /* The contract: the GPU's bits are the CPU's. */
@@ -390,7 +406,7 @@ static void spgemm_sweep(loom_context *ctx, int n, int reps, double copy_gbs, FI
         }
         loom_bitmap_destroy(&Ab);
         loom_bitmap_destroy(&Bb);
-        const double dual_ms = tile_ms[0];
+        const double dual_ms = var_ms[0];
         char sp_col[32], vs_sp[32];
         if (sp_ms == -2) {
             snprintf(sp_col, sizeof sp_col, "failed");
@@ -402,23 +418,21 @@ static void spgemm_sweep(loom_context *ctx, int n, int reps, double copy_gbs, FI
             snprintf(sp_col, sizeof sp_col, "skipped");
             snprintf(vs_sp, sizeof vs_sp, "-");
         }
-        char tile_col[32];
-        snprintf(tile_col, sizeof tile_col, "%s %.3f", tile_names[best], tile_ms[best]);
-        printf("%7.1f%% %9.3g %9.3g | %8.3f %8.3f %8.3f %8.3f | %9s %9.3f %11s | %7.2fx %9s | "
-               "%6.1f  bits %s  walks union %.3f rows %.3f\n",
-               100 * s, prod, useful / 1e9, floor, floor_bytes, blas_ms, dual_ms, tile_col,
-               exact_ms, sp_col, blas_ms / dual_ms, vs_sp, steps.speedup, bits, walk_ms[0],
-               walk_ms[1]);
+        printf("%7.1f%% %9.3g %8.3g | %7.3f %7.3f %7s | %7.3f", 100 * s, prod, useful / 1e9, floor,
+               blas_ms, sp_col, dual_ms);
+        for (int v = 1; v < NVARIANTS; v++)
+            printf(" %11.3f", var_ms[v]);
+        printf(" | %6.2fx %8s | %6.1f  bits %s\n", blas_ms / dual_ms, vs_sp, steps.speedup, bits);
         fflush(stdout);
-        if (csv)
-            fprintf(csv,
-                    "%d,%g,%g,%.0f,%.4f,%.4f,%.4f,%.4f,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%lld,%.2f,%s,"
-                    "%.4f,%.4f\n",
-                    n, s, prod, useful, floor, floor_bytes, blas_ms, dual_ms, tile_names[best],
-                    tile_ms[1], tile_ms[2], tile_ms[3], exact_ms, sp_ms, (long long)nnz_c,
-                    steps.speedup, bits, walk_ms[0], walk_ms[1]);
-        if (csv)
+        if (csv) {
+            fprintf(csv, "%d,%g,%g,%.0f,%.4f,%.4f,%.4f,%.4f,%.4f,%lld,%.2f,%s", n, s, prod, useful,
+                    floor, floor_bytes, blas_ms, dual_ms, sp_ms, (long long)nnz_c, steps.speedup,
+                    bits);
+            for (int v = 0; v < NVARIANTS; v++)
+                fprintf(csv, ",%.4f", var_ms[v]);
+            fprintf(csv, "\n");
             fflush(csv);
+        }
         dual_v[idx] = dual_ms;
         blas_v[idx] = blas_ms;
         sp_v[idx] = sp_ms;
