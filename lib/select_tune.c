@@ -439,6 +439,33 @@ static loom_status tune_run(loom_plan *p, const loom_dense *caller_x, const loom
     return st;
 }
 
+/* The same product at this N: at N = 1 the N-loop (RM or CM) walks the
+ * one column either way, so two strategies that differ only there would
+ * be timed twice for nothing. */
+static bool same_product(const loom_strategy *a, const loom_strategy *b, int64_t n)
+{
+    loom_strategy x = *a, y = *b;
+    if (n == 1)
+        x.nloop = y.nloop = LOOM_N_RM;
+    char tx[128], ty[128];
+    return loom_strategy_format(&x, tx, sizeof tx) == LOOM_SUCCESS &&
+           loom_strategy_format(&y, ty, sizeof ty) == LOOM_SUCCESS && strcmp(tx, ty) == 0;
+}
+
+/* Drop the candidates that repeat an earlier one's product; order kept. */
+static int distinct_at_n(loom_strategy *s, int count, int64_t n)
+{
+    int kept = 0;
+    for (int i = 0; i < count; i++) {
+        bool repeat = false;
+        for (int j = 0; j < kept && !repeat; j++)
+            repeat = same_product(&s[i], &s[j], n);
+        if (!repeat)
+            s[kept++] = s[i];
+    }
+    return kept;
+}
+
 /* The candidates to time, best first by the backend's model when it has
  * one (then only the TOP_BY_MODEL best), else the backend's list. */
 static int tune_candidates(const loom_plan *p, const loom__device_info *dev, loom_strategy *out,
@@ -465,6 +492,7 @@ static int tune_candidates(const loom_plan *p, const loom__device_info *dev, loo
             }
         }
         loom__model_release(m);
+        n = distinct_at_n(out, n, p->n);
         if (n > TOP_BY_MODEL)
             n = TOP_BY_MODEL;
         *by_model = n > 0;
@@ -476,6 +504,7 @@ static int tune_candidates(const loom_plan *p, const loom__device_info *dev, loo
             if (loom_strategy_parse(names[i], &out[n]) == LOOM_SUCCESS)
                 n++;
         loom__clear_error();
+        n = distinct_at_n(out, n, p->n);
     }
     return n;
 }
