@@ -525,7 +525,7 @@ static void test_errors(void **state)
                            LOOM_MEMORY_DEVICE));
     loom_status st = loom_conv_im2col_dense(sh, &X, 0, &dcols);
     if (st != LOOM_ERR_NOT_SUPPORTED ||
-        !strstr(loom_last_error(), "both in host memory or both in device memory"))
+        !strstr(loom_last_error(), "must both be in host memory or both in device memory"))
         fail_msg("host X, device cols: status %d (%s), message \"%s\"", (int)st,
                  loom_strerror(st), loom_last_error());
     loom_dense_free(ctx, &dcols);
