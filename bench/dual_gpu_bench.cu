@@ -24,6 +24,8 @@
  *
  * The stages are called through backends/cuda/dual_cuda.h (this program
  * compiles the dual .cu files in), the whole operations through the API.
+ * Each timed rep launches between two events, so microsecond stages
+ * include the host's launch latency.
  *
  * Usage: dual_gpu_bench [--size N] [--reps R] [--conv-reps R]
  *                       [--w-sparsity S] [--csv FILE] [--conv-csv FILE]
