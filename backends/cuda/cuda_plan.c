@@ -298,6 +298,19 @@ typedef struct {
     int64_t row, begin, slot, len;
 } segment;
 
+/* The segment builder's host arrays freed, and its out-of-memory error. */
+static loom_status segments_out_of_memory(void *seg, int64_t *row, int64_t *begin, int64_t *slot,
+                                          int64_t *fix_row, int64_t *fix_slot0)
+{
+    loom__free(seg);
+    loom__free(row);
+    loom__free(begin);
+    loom__free(slot);
+    loom__free(fix_row);
+    loom__free(fix_slot0);
+    return loom__error(LOOM_ERR_OUT_OF_MEMORY, "cuda plan: out of host memory for EB segments");
+}
+
 /*
  * The segments: for each row in order, its pieces (row_sum_eb_sr's c loop)
  * or, for an empty row, one empty segment.  A row of several pieces gets
@@ -328,13 +341,7 @@ static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *s
     int64_t *fix_row = loom__malloc((size_t)(n_fix > 0 ? n_fix : 1) * sizeof *fix_row);
     int64_t *fix_slot0 = loom__malloc((size_t)(n_fix + 1) * sizeof *fix_slot0);
     if (!seg || !row || !begin || !slot || !fix_row || !fix_slot0) {
-        loom__free(seg);
-        loom__free(row);
-        loom__free(begin);
-        loom__free(slot);
-        loom__free(fix_row);
-        loom__free(fix_slot0);
-        return loom__error(LOOM_ERR_OUT_OF_MEMORY, "cuda plan: out of host memory for EB segments");
+        return segments_out_of_memory(seg, row, begin, slot, fix_row, fix_slot0);
     }
     int64_t k = 0, f = 0, next_slot = 0, n_long = 0;
     fix_slot0[0] = 0;
@@ -374,13 +381,7 @@ static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *s
         row[i] = longs[i].len;
     int64_t *rank = longest_first_order(row, n_long);
     if (!rank) {
-        loom__free(seg);
-        loom__free(row);
-        loom__free(begin);
-        loom__free(slot);
-        loom__free(fix_row);
-        loom__free(fix_slot0);
-        return loom__error(LOOM_ERR_OUT_OF_MEMORY, "cuda plan: out of host memory for EB segments");
+        return segments_out_of_memory(seg, row, begin, slot, fix_row, fix_slot0);
     }
     for (int64_t i = 0; i < n_long; i++) {
         row[i] = longs[rank[i]].row;
