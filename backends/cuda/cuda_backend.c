@@ -94,44 +94,10 @@ static loom_status cuda_mem_copy(void *dst, loom_memory dst_memory, const void *
     return loomcu_status(cudaMemcpy(dst, src, bytes, kind), "copying memory");
 }
 
-static loom_status cuda_describe_hardware(char *buf, size_t len)
-{
-    loom_status st = cuda_probe();
-    if (st != LOOM_SUCCESS)
-        return st;
-    int dev = 0, sms = 0, l2 = 0, clock_khz = 0, bus_bits = 0, major = 0, minor = 0;
-    struct cudaDeviceProp prop;
-    cudaError_t err = cudaGetDevice(&dev);
-    if (err == cudaSuccess)
-        err = cudaGetDeviceProperties(&prop, dev);
-    if (err == cudaSuccess)
-        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    if (err == cudaSuccess)
-        err = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev);
-    if (err == cudaSuccess)
-        err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
-    if (err == cudaSuccess)
-        err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
-    if (err != cudaSuccess)
-        return loomcu_status(err, "reading the device's properties");
-    /* Optional on newer runtimes: a missing attribute leaves the bandwidth unknown. */
-    if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev) != cudaSuccess)
-        clock_khz = bus_bits = 0;
-    cudaGetLastError();
-    double gbs = 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
-    snprintf(buf, len,
-             "cuda device %d: %s, compute capability %d.%d, %d SMs, L2 %.1f MiB, "
-             "%.1f GiB memory, peak memory bandwidth %.0f GB/s",
-             dev, prop.name, major, minor, sms, l2 / 1048576.0,
-             prop.totalGlobalMem / 1073741824.0, gbs);
-    return LOOM_SUCCESS;
-}
-
 /* What selection reads of the device (loom__feature_vector's sms,
  * gpu_l2_kb and mem_bw_gbs): the current device's, asked once per process.
  * The bandwidth is the peak the attributes give (0 where the runtime no
- * longer reports the memory clock), as in cuda_describe_hardware. */
+ * longer reports the memory clock). */
 static pthread_once_t info_once = PTHREAD_ONCE_INIT;
 static cudaError_t info_error;
 static int info_sms;
@@ -162,11 +128,37 @@ static loom_status cuda_device_info(loom__device_info *dev)
         return st;
     pthread_once(&info_once, info_measure);
     if (info_error != cudaSuccess)
-        return loom__error(LOOM_ERR_DEVICE, "cuda: reading the device's properties: %s (%s)",
-                           cudaGetErrorString(info_error), cudaGetErrorName(info_error));
+        return loomcu_status(info_error, "reading the device's properties");
     dev->sms = info_sms;
     dev->gpu_l2_kb = info_l2_kb;
     dev->mem_bw_gbs = info_bw_gbs;
+    return LOOM_SUCCESS;
+}
+
+/* `loom info --hardware`: what selection sees (cuda_device_info), plus the
+ * device's name, compute capability and memory size. */
+static loom_status cuda_describe_hardware(char *buf, size_t len)
+{
+    loom__device_info info;
+    loom_status st = cuda_device_info(&info);
+    if (st != LOOM_SUCCESS)
+        return st;
+    int dev = 0, major = 0, minor = 0;
+    struct cudaDeviceProp prop;
+    cudaError_t err = cudaGetDevice(&dev);
+    if (err == cudaSuccess)
+        err = cudaGetDeviceProperties(&prop, dev);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+    if (err != cudaSuccess)
+        return loomcu_status(err, "reading the device's properties");
+    snprintf(buf, len,
+             "cuda device %d: %s, compute capability %d.%d, %d SMs, L2 %.1f MiB, "
+             "%.1f GiB memory, peak memory bandwidth %.0f GB/s",
+             dev, prop.name, major, minor, info.sms, info.gpu_l2_kb / 1024.0,
+             prop.totalGlobalMem / 1073741824.0, info.mem_bw_gbs);
     return LOOM_SUCCESS;
 }
 
