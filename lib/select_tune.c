@@ -254,13 +254,12 @@ static loom_status scratch_alloc(const loom_plan *p, const loom_dense *caller_x,
     if (mem == LOOM_MEMORY_DEVICE) {
         s->mem = p->backend;
         loom_status st = s->mem->mem_alloc(&s->Y.data, yb);
-        if (st != LOOM_SUCCESS || (caller_x && caller_x->data)) {
-            if (caller_x && caller_x->data) {
-                s->X = *caller_x;
-                s->x_borrowed = true;
-            }
-            return st;
+        if (st == LOOM_SUCCESS && caller_x && caller_x->data) {
+            s->X = *caller_x;
+            s->x_borrowed = true;
         }
+        if (st != LOOM_SUCCESS || s->x_borrowed)
+            return st;
     }
     loom_dense hx = s->X;
     hx.memory = LOOM_MEMORY_HOST;
@@ -331,10 +330,10 @@ static loom_status time_runs(loom_plan *t, scratch *s, int runs, double *ms)
     return LOOM_SUCCESS;
 }
 
-/* One candidate: its prepared plan while it is a finalist, and the fastest
- * of its timed runs.  The minimum, not the median: interference (another
- * process, a preempted thread, a clock tick) only ever adds time, so the
- * fastest run is the best estimate of the kernel's own time. */
+/* One candidate: its prepared plan while it is a finalist, the fastest of
+ * its timed runs (interference only ever adds time, so that is the best
+ * estimate of the kernel's own time from a few runs), and for a finalist on
+ * the host clock its interleaved rounds (trial_estimate). */
 typedef struct trial {
     loom_strategy s;
     loom_plan plan;
@@ -354,14 +353,18 @@ static void trial_drop(trial *t)
     t->live = false;
 }
 
-/* Time `runs` runs of t and keep the fastest. */
-static loom_status trial_time(trial *t, scratch *sc, int runs, int *total)
+/* Time `runs` runs of t and keep the fastest; a final round's run is also
+ * kept among the finalist's rounds. */
+static loom_status trial_time(trial *t, scratch *sc, int runs, bool final_round, int *total)
 {
     double ms[LOOM__TIME_RUNS_MAX];
     loom_status st = time_runs(&t->plan, sc, runs, ms);
-    for (int i = 0; i < runs && st == LOOM_SUCCESS; i++, t->runs++, (*total)++)
+    for (int i = 0; i < runs && st == LOOM_SUCCESS; i++, t->runs++, (*total)++) {
         if (ms[i] < t->best)
             t->best = ms[i];
+        if (final_round && t->finals < FINAL_ROUNDS)
+            t->final_ms[t->finals++] = ms[i];
+    }
     return st;
 }
 
@@ -387,8 +390,7 @@ static void trial_estimate(trial *t)
 
 static int cmp_trial(const void *a, const void *b)
 {
-    double x = ((const trial *)a)->estimate, y = ((const trial *)b)->estimate;
-    return (x > y) - (x < y);
+    return cmp_double(&((const trial *)a)->estimate, &((const trial *)b)->estimate);
 }
 
 /* Index of the slowest live trial among t[0..n), or -1. */
@@ -436,11 +438,11 @@ static loom_status tune_run(loom_plan *p, const loom_dense *caller_x, const loom
          * later run is faster.  A candidate already twice as slow as the
          * best so far gets no second run. */
         if (p->backend->time_spmm) { /* one wait for both runs */
-            st = trial_time(x, &sc, 2, runs);
+            st = trial_time(x, &sc, 2, false, runs);
         } else {
-            st = trial_time(x, &sc, 1, runs);
+            st = trial_time(x, &sc, 1, false, runs);
             if (st == LOOM_SUCCESS && !(n > 0 && x->best > PRUNE * fastest))
-                st = trial_time(x, &sc, 1, runs);
+                st = trial_time(x, &sc, 1, false, runs);
         }
         if (x->best < fastest)
             fastest = x->best;
@@ -460,19 +462,9 @@ static loom_status tune_run(loom_plan *p, const loom_dense *caller_x, const loom
     const int rounds = device_clock ? 1 : FINAL_ROUNDS;
     for (int r = 0; r < rounds && st == LOOM_SUCCESS; r++)
         for (int i = 0; i < n && st == LOOM_SUCCESS; i++)
-            if (t[i].live) {
-                const double before = t[i].best;
-                if (device_clock) {
-                    st = trial_time(&t[i], &sc, DEVICE_FINAL_RUNS, runs);
-                } else {
-                    double ms;
-                    st = time_runs(&t[i].plan, &sc, 1, &ms);
-                    (*runs)++;
-                    t[i].runs++;
-                    t[i].best = ms < before ? ms : before;
-                    t[i].final_ms[t[i].finals++] = ms;
-                }
-            }
+            if (t[i].live)
+                st = device_clock ? trial_time(&t[i], &sc, DEVICE_FINAL_RUNS, false, runs)
+                                  : trial_time(&t[i], &sc, 1, true, runs);
     for (int i = 0; i < n; i++) {
         trial_estimate(&t[i]);
         trial_drop(&t[i]);
