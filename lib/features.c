@@ -20,19 +20,34 @@ loom_status loom_csr_features(const loom_csr *A, loom_features *f)
     r.rows = A->rows;
     r.cols = A->cols;
     r.nnz = A->nnz;
-    double sum = 0, sum_sq = 0;
-    r.row_min = A->rows > 0 ? INFINITY : 0;
-    for (int64_t i = 0; i < A->rows; i++) {
-        double len = (double)(ro[i + 1] - ro[i]);
-        sum += len;
-        sum_sq += len * len;
-        if (len > r.row_max)
-            r.row_max = len;
-        if (len < r.row_min)
-            r.row_min = len;
-        if (len == 0)
-            r.empty_rows++;
+    /* Integer lengths, and the squares summed in four lanes: one chain of
+     * dependent double additions costs 1 ns a row (260 us on a matrix of
+     * 258k rows, more than its SpMV on a GPU).  The sums are of integers
+     * below 2^53, so exact in any order. */
+    int64_t max = 0, min = A->rows > 0 ? INT64_MAX : 0, empty = 0, i = 0;
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+#define LOOM_FEATURES_ROW(i, s)                                                                    \
+    do {                                                                                           \
+        const int64_t len = ro[(i) + 1] - ro[(i)];                                                 \
+        max = len > max ? len : max;                                                               \
+        min = len < min ? len : min;                                                               \
+        empty += len == 0;                                                                         \
+        s += (double)len * (double)len;                                                            \
+    } while (0)
+    for (; i + 4 <= A->rows; i += 4) {
+        LOOM_FEATURES_ROW(i, s0);
+        LOOM_FEATURES_ROW(i + 1, s1);
+        LOOM_FEATURES_ROW(i + 2, s2);
+        LOOM_FEATURES_ROW(i + 3, s3);
     }
+    for (; i < A->rows; i++)
+        LOOM_FEATURES_ROW(i, s0);
+#undef LOOM_FEATURES_ROW
+    const double sum = (double)(A->rows > 0 ? ro[A->rows] - ro[0] : 0);
+    const double sum_sq = (s0 + s1) + (s2 + s3);
+    r.row_max = (double)max;
+    r.row_min = (double)min;
+    r.empty_rows = empty;
     if (A->rows > 0) {
         r.row_mean = sum / (double)A->rows;
         double var = sum_sq / (double)A->rows - r.row_mean * r.row_mean;
