@@ -60,6 +60,9 @@ struct loom_plan {
     int64_t *chunk_first_row;
     int64_t chunks;
     void *backend_data; /* owned by the backend; freed by plan_release */
+    /* chunk_first_row and backend_data are made: tune handed over the
+     * winning trial's, so plan creation does not prepare the design again. */
+    bool prepared;
     /* Backends keep per-plan scratch (EB carries, device buffers), so the
      * executions of one plan take turns; separate plans run in parallel. */
     pthread_mutex_t execute_lock;

@@ -260,12 +260,12 @@ loom_status loom_spmm_plan_create(loom_context *ctx, loom_plan **plan, const loo
         st = check_tensor_cores(p);
     if (st == LOOM_SUCCESS)
         st = backend->supports(&p->strategy, p->dtype, A->memory);
-    if (st == LOOM_SUCCESS && p->strategy.mloop == LOOM_M_EB) {
+    if (st == LOOM_SUCCESS && !p->prepared && p->strategy.mloop == LOOM_M_EB) {
         const int64_t *ro = A->memory == LOOM_MEMORY_HOST ? A->row_offsets : A->host_row_offsets;
         st = loom__eb_chunk_rows(ro, A->rows, A->nnz, p->strategy.chunk, &p->chunk_first_row,
                                  &p->chunks);
     }
-    if (st == LOOM_SUCCESS && backend->plan_prepare)
+    if (st == LOOM_SUCCESS && !p->prepared && backend->plan_prepare)
         st = backend->plan_prepare(p);
     if (st != LOOM_SUCCESS) {
         plan_free(p);

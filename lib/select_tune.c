@@ -404,7 +404,8 @@ static int slowest_live(const trial *t, int n)
 }
 
 /*
- * Time the candidates; t[0] is the winner on return.
+ * Time the candidates; t[0] is the winner on return, still prepared
+ * (live) when it was a finalist, the others released.
  * Round 1: each candidate is prepared and timed twice (on the host clock
  * once when its first run is over PRUNE times the best so far); only the
  * FINALISTS fastest so far stay prepared.  Round 2: FINAL_ROUNDS more runs
@@ -465,10 +466,8 @@ static loom_status tune_run(loom_plan *p, const loom_dense *caller_x, const loom
             if (t[i].live)
                 st = device_clock ? trial_time(&t[i], &sc, DEVICE_FINAL_RUNS, false, runs)
                                   : trial_time(&t[i], &sc, 1, true, runs);
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++)
         trial_estimate(&t[i]);
-        trial_drop(&t[i]);
-    }
     if (st == LOOM_SUCCESS)
         qsort(t, (size_t)n, sizeof *t, cmp_trial);
     /* With a model, its own choice stays unless measured clearly slower:
@@ -485,6 +484,9 @@ static loom_status tune_run(loom_plan *p, const loom_dense *caller_x, const loom
         }
         break;
     }
+    /* The winner stays prepared (when it was a finalist) for the plan. */
+    for (int i = st == LOOM_SUCCESS ? 1 : 0; i < n; i++)
+        trial_drop(&t[i]);
     scratch_free(&sc);
     *count = n;
     return st;
@@ -596,6 +598,13 @@ loom_status loom__select_tune(loom_plan *p, const loom__device_info *dev, const 
     if (st != LOOM_SUCCESS)
         return st;
     p->strategy = t[0].s;
+    if (t[0].live) { /* its preparation becomes the plan's */
+        p->chunk_first_row = t[0].plan.chunk_first_row;
+        p->chunks = t[0].plan.chunks;
+        p->backend_data = t[0].plan.backend_data;
+        p->prepared = true;
+        t[0].live = false;
+    }
     double total = now_ms() - t0;
     if (have_path)
         cache_append(path, key, &t[0].s, t[0].best, runs);
