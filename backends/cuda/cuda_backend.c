@@ -65,21 +65,12 @@ static loom_status cuda_supports(const loom_strategy *s, loom_dtype dtype, loom_
 static loom_status cuda_mem_alloc(void **ptr, size_t bytes)
 {
     *ptr = NULL;
-    if (bytes == 0)
-        return LOOM_SUCCESS;
-    cudaError_t err = cudaMalloc(ptr, bytes);
-    if (err != cudaSuccess) {
-        *ptr = NULL;
-        char what[64];
-        snprintf(what, sizeof what, "allocating %zu bytes", bytes);
-        return loomcu_status(err, what);
-    }
-    return LOOM_SUCCESS;
+    return bytes == 0 ? LOOM_SUCCESS : loomcu_malloc(ptr, bytes, "an operand");
 }
 
 static loom_status cuda_mem_free(void *ptr)
 {
-    return ptr ? loomcu_status(cudaFree(ptr), "freeing device memory") : LOOM_SUCCESS;
+    return loomcu_free(ptr);
 }
 
 static loom_status cuda_mem_copy(void *dst, loom_memory dst_memory, const void *src,

@@ -68,7 +68,7 @@ static void arena_free_host(arena *a)
     }
 }
 
-/* One cudaMalloc for every part, one copy of the uploaded parts (staged
+/* One allocation (cuda_pool.c) for every part, one copy of the uploaded parts (staged
  * contiguously on the host), then the pointers; *base stays NULL on
  * failure.  The host arrays are freed whatever happens. */
 static loom_status arena_commit(arena *a, void **base, const char *what)
@@ -82,7 +82,7 @@ static loom_status arena_commit(arena *a, void **base, const char *what)
     loom_status st = upload && !staging
                          ? loom__error(LOOM_ERR_OUT_OF_MEMORY, "cuda plan: out of host memory for %s",
                                        what)
-                         : loomcu_status(cudaMalloc(&dev, a->size), what);
+                         : loomcu_malloc(&dev, a->size, what);
     if (st == LOOM_SUCCESS && upload) {
         for (int i = 0; i < a->parts; i++)
             if (a->part[i].host)
@@ -94,7 +94,7 @@ static loom_status arena_commit(arena *a, void **base, const char *what)
             *a->part[i].dst = (char *)dev + a->part[i].offset;
         *base = dev;
     } else {
-        cudaFree(dev);
+        loomcu_free(dev);
     }
     loom__free(staging);
     arena_free_host(a);
@@ -103,7 +103,7 @@ static loom_status arena_commit(arena *a, void **base, const char *what)
 
 static void free_data(loomcu_plan_data *d)
 {
-    cudaFree(d->arena);
+    loomcu_free(d->arena);
     loom__free(d);
 }
 

@@ -13,6 +13,12 @@
  * memory, or a device error) with "cuda: WHAT: message (name)" set. */
 LOOM_INTERNAL loom_status loomcu_status(cudaError_t err, const char *what);
 
+/* Device memory from loom's pool (cuda_pool.c), with cudaMalloc's and
+ * cudaFree's meaning: usable on any stream on return; freed once the
+ * device is idle.  `what` names the allocation in the error message. */
+LOOM_INTERNAL loom_status loomcu_malloc(void **ptr, size_t bytes, const char *what);
+LOOM_INTERNAL loom_status loomcu_free(void *ptr);
+
 /* The plan's device-side preprocessing (cuda_plan.c). */
 LOOM_INTERNAL loom_status loomcu_plan_prepare(loom_plan *plan);
 LOOM_INTERNAL void loomcu_plan_release(loom_plan *plan);

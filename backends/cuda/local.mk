@@ -20,6 +20,7 @@ EXTRA_DIST += \
 	backends/cuda/cuda_status.h \
 	backends/cuda/cuda_backend.c \
 	backends/cuda/cuda_plan.c \
+	backends/cuda/cuda_pool.c \
 	backends/cuda/check_spills.sh
 
 loomcu_ptxas_logs = backends/cuda/spmm_f32.ptxas.log backends/cuda/spmm_f64.ptxas.log
@@ -48,7 +49,8 @@ lib_libloom_la_SOURCES += \
 	backends/cuda/cuda_kernels.h \
 	backends/cuda/cuda_status.h \
 	backends/cuda/cuda_backend.c \
-	backends/cuda/cuda_plan.c
+	backends/cuda/cuda_plan.c \
+	backends/cuda/cuda_pool.c
 lib_libloom_la_CPPFLAGS += $(CUDA_CFLAGS)
 lib_libloom_la_LIBADD += $(loomcu_objects) $(CUDA_LIBS) -lstdc++
 EXTRA_lib_libloom_la_DEPENDENCIES = $(loomcu_objects)
