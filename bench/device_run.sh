@@ -14,6 +14,8 @@
 #   CPU_SWEEP=1: afterwards, the OpenMP selection sweep on the machine's
 #   CPU (loom-sweep --rounds, rules/auto/tune recorded), the matrices split
 #   over processes of 2 threads on disjoint core pairs (cpu_sweep.tgz).
+#   PLAN_COST="MIT8 bcsstk33": first, bench/plan_cost on those matrices
+#   (plan_cost.txt).
 R=$(cd "$(dirname "$0")/.." && pwd)/.devrun
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 T0=$(date +%s); el() { echo $(( $(date +%s) - T0 )); }
@@ -21,7 +23,7 @@ T0=$(date +%s); el() { echo $(( $(date +%s) - T0 )); }
 cd /tmp && rm -rf loom-0.1.0 && tar xzf "$R/loom-0.1.0.tar.gz" && cd loom-0.1.0 || exit 1
 CM="CMOCKA_CFLAGS=-I$R/cmocka/include"
 (./configure -q "$CM" "CMOCKA_LIBS=-L$R/cmocka/lib -lcmocka -Wl,-rpath,$R/cmocka/lib" &&
-    make -j16 lib/libloom.la tools/loom bench/gpu_bench bench/loom-sweep &&
+    make -j16 lib/libloom.la tools/loom bench/gpu_bench bench/plan_cost bench/loom-sweep &&
     make -j16 $(for t in ${TESTS:-test_cuda}; do echo tests/$t; done) &&
     make cuda-check-spills) > "$OUT/build.log" 2>&1
 echo "build rc=$? at $(el)s"; grep -h "check_spills\|error" "$OUT/build.log" | head -10
@@ -31,6 +33,11 @@ for t in ${TESTS:-test_cuda}; do
     echo "$t rc=$? at $(el)s"; grep -E "PASSED|FAILED|checked" "$OUT/$t.log" | tail -3
     grep -m5 -i "fail\|differ" "$OUT/$t.log"
 done
+if [ -n "${PLAN_COST:-}" ]; then
+    timeout 120 ./bench/plan_cost $(for m in $PLAN_COST; do echo "$R/benchdata/$m.mtx.gz"; done) \
+        > "$OUT/plan_cost.txt" 2>&1
+    echo "plan_cost rc=$? at $(el)s"
+fi
 mkdir -p "$OUT/bench"
 timeout "${BENCH_TIMEOUT:-300}" ./bench/run_gpu_bench.sh . "$OUT/bench" --data "$R/benchdata" "$@" \
     > "$OUT/bench_console.txt" 2>&1
