@@ -402,8 +402,9 @@ static void time_peers(const loom_csr *A, const float *x, float *y, int64_t n, i
     p.y = y;
     for (int k = 0; k < PEERS; k++)
         t[k] = NAN;
-    (void)threads;
+    (void)threads; /* each is unused where no peer is built */
     (void)v;
+    (void)min_time;
 #ifdef LOOM_HAVE_LIBRSB
     {
         rsb_coo_idx_t *rp = malloc((size_t)(rows + 1) * sizeof *rp);

@@ -1,10 +1,10 @@
 # bench/dual.mk - dual-side sparsity benchmarks (`make bench`, or
 # --enable-bench for `make all`).  dual_bench: the CPU, against OpenBLAS
-# (assumed at the Debian path: cblas.h and -lopenblas; an m4 check would
-# make it optional).  dual_gpu_bench: the GPU, against cuBLAS and cuSPARSE.
+# (built where configure found it: Debian's libopenblas-dev).  dual_gpu_bench: the GPU, against cuBLAS and cuSPARSE.
 # bench/run_dual_bench.sh runs them and keeps results in bench/results/dual/.
 EXTRA_DIST += bench/run_dual_bench.sh bench/dual_gpu_bench.cu bench/dual_gpu_run.sh
 if LOOM_HAVE_OPENMP
+if LOOM_HAVE_OPENBLAS
 if LOOM_ENABLE_BENCH
 noinst_PROGRAMS += bench/dual_bench
 else
@@ -15,6 +15,9 @@ bench_dual_bench_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 bench_dual_bench_LDADD = lib/libloom.la -lopenblas -lm
 bench_dual_bench_LDFLAGS = $(OPENMP_CFLAGS)
 dual_cpu_bench_program = bench/dual_bench$(EXEEXT)
+else
+dual_cpu_bench_program =
+endif
 else
 dual_cpu_bench_program =
 endif

@@ -17,9 +17,14 @@ AC_DEFUN([LOOM_CHECK_BENCH_PEERS], [
   AS_IF([test "x$loom_have_librsb" = xyes], [AC_DEFINE([LOOM_HAVE_LIBRSB], [1], [librsb for benchmarks]) loom_bench_summary="$loom_bench_summary librsb"])
   AS_IF([test "x$loom_have_graphblas" = xyes], [AC_DEFINE([LOOM_HAVE_GRAPHBLAS], [1], [GraphBLAS for benchmarks]) loom_bench_summary="$loom_bench_summary GraphBLAS"])
   AS_IF([test "x$loom_have_eigen" = xyes], [AC_DEFINE([LOOM_HAVE_EIGEN], [1], [Eigen for benchmarks]) loom_bench_summary="$loom_bench_summary Eigen"])
+  loom_have_openblas=no
+  AC_CHECK_HEADER([cblas.h], [AC_CHECK_LIB([openblas], [openblas_set_num_threads],
+                                           [loom_have_openblas=yes])])
+  AS_IF([test "x$loom_have_openblas" = xyes], [loom_bench_summary="$loom_bench_summary OpenBLAS"])
   AS_IF([test -z "$loom_bench_summary"], [loom_bench_summary=" none"])
   AM_CONDITIONAL([LOOM_HAVE_LIBRSB], [test "x$loom_have_librsb" = xyes])
   AM_CONDITIONAL([LOOM_HAVE_GRAPHBLAS], [test "x$loom_have_graphblas" = xyes])
+  AM_CONDITIONAL([LOOM_HAVE_OPENBLAS], [test "x$loom_have_openblas" = xyes])
   AM_CONDITIONAL([LOOM_HAVE_EIGEN], [test "x$loom_have_eigen" = xyes])
   AC_SUBST([RSB_LIBS])
   AC_SUBST([GRAPHBLAS_LIBS])
