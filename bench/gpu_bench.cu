@@ -492,6 +492,12 @@ static void bench_matrix(loom_context *ctx, const std::string &name, loom_csr *A
                 continue;
             }
             const double plan_us = host_us() - t0;
+            if (cfg == "tune") { /* where tune's time went, from its explanation */
+                const char *e = strstr(loom_plan_explain(plan), "tune:");
+                if (e)
+                    printf("# %s N=%d: plan %.1f us; %.*s\n", name.c_str(), n, plan_us,
+                           (int)strcspn(e, "\n"), e);
+            }
             std::string label = cfg;
             if (selector) {
                 loom_strategy s;

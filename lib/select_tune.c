@@ -414,7 +414,8 @@ static int slowest_live(const trial *t, int n)
  * alike; on a device clock DEVICE_FINAL_RUNS in one batch.
  */
 static loom_status tune_run(loom_plan *p, const loom_dense *caller_x, const loom_strategy *cand, int c,
-                            bool by_model, trial *t, int *count, int *runs, double *setup_ms)
+                            bool by_model, trial *t, int *count, int *runs, double *prep_ms,
+                            double *run_ms)
 {
     scratch sc;
     loom_status st = scratch_alloc(p, caller_x, &sc);
@@ -426,8 +427,8 @@ static loom_status tune_run(loom_plan *p, const loom_dense *caller_x, const loom
         *x = (trial){.s = cand[i], .rank = i, .best = HUGE_VAL};
         double t0 = now_ms();
         loom_status prep = trial_prepare(p, &x->s, &x->plan);
-        if (i == 0)
-            *setup_ms = now_ms() - t0;
+        double t1 = now_ms();
+        *prep_ms += t1 - t0;
         if (prep != LOOM_SUCCESS) {
             trial_release(&x->plan); /* not supported here: not a candidate */
             loom__clear_error();
@@ -445,6 +446,7 @@ static loom_status tune_run(loom_plan *p, const loom_dense *caller_x, const loom
             if (st == LOOM_SUCCESS && !(n > 0 && x->best > PRUNE * fastest))
                 st = trial_time(x, &sc, 1, false, runs);
         }
+        *run_ms += now_ms() - t1;
         if (x->best < fastest)
             fastest = x->best;
         n++;
@@ -461,11 +463,13 @@ static loom_status tune_run(loom_plan *p, const loom_dense *caller_x, const loom
      * waits once: one short batch. */
     const bool device_clock = p->backend->time_spmm != NULL;
     const int rounds = device_clock ? 1 : FINAL_ROUNDS;
+    const double final_t0 = now_ms();
     for (int r = 0; r < rounds && st == LOOM_SUCCESS; r++)
         for (int i = 0; i < n && st == LOOM_SUCCESS; i++)
             if (t[i].live)
                 st = device_clock ? trial_time(&t[i], &sc, DEVICE_FINAL_RUNS, false, runs)
                                   : trial_time(&t[i], &sc, 1, true, runs);
+    *run_ms += now_ms() - final_t0;
     for (int i = 0; i < n; i++)
         trial_estimate(&t[i]);
     if (st == LOOM_SUCCESS)
@@ -593,8 +597,8 @@ loom_status loom__select_tune(loom_plan *p, const loom__device_info *dev, const 
     bool by_model;
     int c = tune_candidates(p, dev, cand, &by_model);
     int count = 0, runs = 0;
-    double setup_ms = 0;
-    loom_status st = tune_run(p, X, cand, c, by_model, t, &count, &runs, &setup_ms);
+    double prep_ms = 0, run_ms = 0;
+    loom_status st = tune_run(p, X, cand, c, by_model, t, &count, &runs, &prep_ms, &run_ms);
     if (st != LOOM_SUCCESS)
         return st;
     p->strategy = t[0].s;
@@ -613,11 +617,11 @@ loom_status loom__select_tune(loom_plan *p, const loom__device_info *dev, const 
         loom_strategy_format(&t[1].s, second, sizeof second);
     snprintf(why, len,
              "tune: timed %d candidates (%s) on this input, %d SpMM runs, %s clock; chose %.4g ms, "
-             "runner-up %s at %.4g ms; tuning took %.4g ms = %.1f runs of the winner (the first "
-             "candidate's preparation %.3g ms of it); saved to %s",
+             "runner-up %s at %.4g ms; tuning took %.4g ms = %.1f runs of the winner (preparing "
+             "the candidates %.3g ms, timing them %.3g ms); saved to %s",
              count, by_model ? "the model's best" : "the backend's list", runs,
              p->backend->time_spmm ? "the device's" : "the host's", t[0].estimate, second,
              count > 1 ? t[1].estimate : 0.0, total, t[0].best > 0 ? total / t[0].best : 0.0,
-             setup_ms, have_path ? path : "(no cache path)");
+             prep_ms, run_ms, have_path ? path : "(no cache path)");
     return LOOM_SUCCESS;
 }
