@@ -16,7 +16,10 @@
  * once and runs them in R rounds (more, up to max-runs, while a round fits
  * the budget), one run each in rotating order, so that a busy moment of a
  * shared machine falls on all candidates alike; the median of the rounds
- * is recorded.  The feature columns come from lib/select_features.c, compiled
+ * is recorded.  At N = 1 a candidate that differs from an earlier one only
+ * in its N-loop (RM or CM: the same product there) is left out, so the
+ * best time is not the faster of two timings of one kernel.  The feature
+ * columns come from lib/select_features.c, compiled
  * into this program, so they are exactly what the library computes.
  *
  * --select-out S.csv also plans each (matrix, N) with the rules, auto and
@@ -115,12 +118,29 @@ typedef struct measured {
     double ms;
 } measured;
 
-static double lookup(const measured *m, int count, const loom_strategy *s)
+/* At N = 1 the N-loop (RM or CM) walks the one column either way: the two
+ * are one product, timed once (as tune does), and matched either way. */
+static bool same_n_loop(loom_nloop a, loom_nloop b, int64_t n)
+{
+    return a == b || n == 1;
+}
+
+static bool same_product(const loom_strategy *a, const loom_strategy *b, int64_t n)
+{
+    loom_strategy x = *a, y = *b;
+    if (n == 1)
+        x.nloop = y.nloop = LOOM_N_RM;
+    char tx[128], ty[128];
+    return loom_strategy_format(&x, tx, sizeof tx) == LOOM_SUCCESS &&
+           loom_strategy_format(&y, ty, sizeof ty) == LOOM_SUCCESS && strcmp(tx, ty) == 0;
+}
+
+static double lookup(const measured *m, int count, const loom_strategy *s, int64_t n)
 {
     loom_strategy t;
     for (int i = 0; i < count; i++)
         if (loom_strategy_parse(m[i].strategy, &t) == LOOM_SUCCESS && t.mloop == s->mloop &&
-            t.nloop == s->nloop && t.kloop == s->kloop &&
+            same_n_loop(t.nloop, s->nloop, n) && t.kloop == s->kloop &&
             (s->kloop == LOOM_K_SR || t.lanes == s->lanes) &&
             (s->mloop == LOOM_M_RB || t.chunk == s->chunk))
             return m[i].ms;
@@ -162,7 +182,7 @@ static void record_selectors(const sweep *sw, const char *name, const loom_csr *
         loom_strategy s;
         loom_plan_strategy(plan, &s, NULL);
         loom_plan_destroy(&plan);
-        double chosen_ms = lookup(m, count, &s);
+        double chosen_ms = lookup(m, count, &s, n);
         if (sw->select_only) { /* no sweep to look in: time the choice here */
             int runs;
             double prep;
@@ -287,23 +307,31 @@ static int sweep_matrix(const sweep *sw, const char *path, const loom__device_in
         loom_strategy strat[64];
         double times[64], preps[64];
         int nruns[64];
-        for (int c = 0; c < nc && c < 64; c++)
-            if (loom_strategy_parse(cands[c], &strat[c]) != LOOM_SUCCESS)
+        const char *names[64];
+        int kept = 0; /* the candidates, less those that repeat an earlier product at this N */
+        for (int c = 0; c < nc && c < 64; c++) {
+            if (loom_strategy_parse(cands[c], &strat[kept]) != LOOM_SUCCESS)
                 return fail(cands[c]);
+            bool repeat = false;
+            for (int j = 0; j < kept && !repeat; j++)
+                repeat = same_product(&strat[j], &strat[kept], n);
+            if (!repeat)
+                names[kept++] = cands[c];
+        }
         if (sw->rounds > 0 && !sw->select_only)
-            time_interleaved(sw, A, strat, nc < 64 ? nc : 64, &X, &Y, times, preps, nruns);
-        for (int c = 0; c < nc && c < 64 && !sw->select_only; c++) {
+            time_interleaved(sw, A, strat, kept, &X, &Y, times, preps, nruns);
+        for (int c = 0; c < kept && !sw->select_only; c++) {
             const loom_strategy s = strat[c];
             int runs = nruns[c];
             double prep_ms = preps[c];
             double ms = sw->rounds > 0 ? times[c] : time_candidate(sw, A, &s, &X, &Y, &runs, &prep_ms);
             if (ms < 0) {
                 fprintf(stderr, "loom-sweep: %s N=%lld %s skipped: %s\n", name, (long long)n,
-                        cands[c], loom_last_error());
+                        names[c], loom_last_error());
                 continue;
             }
             if (count < 64) {
-                snprintf(m[count].strategy, sizeof m[count].strategy, "%s", cands[c]);
+                snprintf(m[count].strategy, sizeof m[count].strategy, "%s", names[c]);
                 m[count++].ms = ms;
             }
             char design[16];
@@ -312,7 +340,7 @@ static int sweep_matrix(const sweep *sw, const char *path, const loom__device_in
             fprintf(sw->out, "%s,%s,%s,%lld,%s,%d,%lld,\"%s\",%.6g,%d,%.4g,%.4g", name,
                     loom_backend_name(sw->backend), loom_dtype_name(sw->dtype), (long long)n,
                     design, s.kloop == LOOM_K_PR ? s.lanes : 0,
-                    (long long)(s.mloop == LOOM_M_EB ? s.chunk : 0), cands[c], ms, runs, prep_ms,
+                    (long long)(s.mloop == LOOM_M_EB ? s.chunk : 0), names[c], ms, runs, prep_ms,
                     features_ms);
             for (int j = 0; j < LOOM__FEATURE_COUNT; j++)
                 fprintf(sw->out, ",%.9g", x[j]);
