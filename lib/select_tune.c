@@ -422,6 +422,11 @@ static loom_status tune_run(loom_plan *p, const loom_dense *caller_x, const loom
     int n = 0, live = 0;
     double fastest = HUGE_VAL;
     *runs = 0;
+    /* On a device clock every call waits once (10-20 us, as long as a
+     * small SpMM).  With no more candidates than finalists each one is a
+     * finalist anyway: its first and final runs go in one batch. */
+    const bool device_clock = p->backend->time_spmm != NULL;
+    const bool one_batch = device_clock && c <= FINALISTS;
     for (int i = 0; i < c && n < MAX_CANDIDATES && st == LOOM_SUCCESS; i++) {
         trial *x = &t[n];
         *x = (trial){.s = cand[i], .rank = i, .best = HUGE_VAL};
@@ -439,8 +444,8 @@ static loom_status tune_run(loom_plan *p, const loom_dense *caller_x, const loom
          * loading; it still counts, as the minimum discards it when a
          * later run is faster.  A candidate already twice as slow as the
          * best so far gets no second run. */
-        if (p->backend->time_spmm) { /* one wait for both runs */
-            st = trial_time(x, &sc, 2, false, runs);
+        if (device_clock) { /* one wait for both runs (and the final ones) */
+            st = trial_time(x, &sc, one_batch ? 2 + DEVICE_FINAL_RUNS : 2, false, runs);
         } else {
             st = trial_time(x, &sc, 1, false, runs);
             if (st == LOOM_SUCCESS && !(n > 0 && x->best > PRUNE * fastest))
@@ -461,8 +466,7 @@ static loom_status tune_run(loom_plan *p, const loom_dense *caller_x, const loom
     /* The host clock is at the mercy of other processes: interleave.  A
      * device clock is not (repeated runs agree to about 2%), and each call
      * waits once: one short batch. */
-    const bool device_clock = p->backend->time_spmm != NULL;
-    const int rounds = device_clock ? 1 : FINAL_ROUNDS;
+    const int rounds = one_batch ? 0 : device_clock ? 1 : FINAL_ROUNDS;
     const double final_t0 = now_ms();
     for (int r = 0; r < rounds && st == LOOM_SUCCESS; r++)
         for (int i = 0; i < n && st == LOOM_SUCCESS; i++)
