@@ -13,7 +13,9 @@
 #   TESTS="test_cuda test_tc": the GPU test programs to run (default test_cuda).
 #   CPU_SWEEP=1: afterwards, the OpenMP selection sweep on the machine's
 #   CPU (loom-sweep --rounds, rules/auto/tune recorded), the matrices split
-#   over processes of 2 threads on disjoint core pairs (cpu_sweep.tgz).
+#   over processes of 2 threads on disjoint core pairs (cpu_sweep.tgz);
+#   SWEEP_PAIRS (processes, default 6), SWEEP_BUDGET_MS (60) and
+#   SWEEP_MAX_RUNS (40) trade time for quieter medians.
 #   PLAN_COST="MIT8 bcsstk33": first, bench/plan_cost on those matrices
 #   (plan_cost.txt).
 R=$(cd "$(dirname "$0")/.." && pwd)/.devrun
@@ -47,13 +49,15 @@ if [ -n "${CPU_SWEEP:-}" ]; then
     { lscpu | head -20; } > "$OUT/cpu.txt" 2>&1
     mkdir -p "$OUT/cpu_sweep"
     pairs=$(( $(nproc) / 2 - 2 )); [ "$pairs" -gt 6 ] && pairs=6
+    [ -n "${SWEEP_PAIRS:-}" ] && pairs=$SWEEP_PAIRS
     files=$(ls "$R"/benchdata/*.mtx.gz)
     for k in $(seq 0 $((pairs - 1))); do
         list=$(echo "$files" | awk -v k=$k -v p=$pairs 'NR % p == k')
         # loom's own pinning off: taskset gives each process its core pair
         LOOM_OMP_BIND=0 LOOM_TUNE_CACHE=/tmp/tune_$k.txt timeout "${SWEEP_TIMEOUT:-240}" \
             taskset -c $((2 * k + 2)),$((2 * k + 3)) ./bench/loom-sweep --threads 2 --rounds 8 \
-            --budget-ms 60 --max-runs 40 --n 1,2,4,8,16,32,64,128,256 \
+            --budget-ms "${SWEEP_BUDGET_MS:-60}" --max-runs "${SWEEP_MAX_RUNS:-40}" \
+            --n 1,2,4,8,16,32,64,128,256 \
             --out "$OUT/cpu_sweep/sweep_$k.csv" --select-out "$OUT/cpu_sweep/select_$k.csv" \
             $list 2> "$OUT/cpu_sweep/err_$k.txt" &
     done
