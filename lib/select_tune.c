@@ -5,9 +5,10 @@
  * device, so the next plan for the same problem costs one file read.
  *
  * Cost bound: each candidate runs twice (a clearly slow one once), then
- * the FINALISTS best run FINAL_ROUNDS more times, interleaved, on the host
- * clock (DEVICE_FINAL_RUNS in one batch on a device clock): at most
- * 2C + 18 runs on the host, 2C + 6 on a device, plus each candidate's
+ * the FINALISTS best run FINAL_ROUNDS more rounds, interleaved, of two runs
+ * each (the first warms the caches for the second, the one kept) on the
+ * host clock (DEVICE_FINAL_RUNS in one batch on a device clock): at most
+ * 2C + 24 runs on the host, 2C + 6 on a device, plus each candidate's
  * preprocessing.  C is the model's best TOP_BY_MODEL (TOP_BY_MODEL_DEVICE)
  * when the backend has a model (26 runs on the host, 12 on a GPU): the
  * model keeps the slow candidates, which dominate the cost, away; else the
@@ -39,7 +40,7 @@
 
 #define FINALISTS 3
 #define PRUNE 2.0      /* a first run this many times the best so far: no second */
-#define FINAL_ROUNDS 6 /* interleaved rounds over the finalists, one run each */
+#define FINAL_ROUNDS 4 /* interleaved rounds over the finalists, two runs each */
 #define DEVICE_FINAL_RUNS 2 /* on a device clock, one batch per finalist instead */
 /* The model's best this many (host / device clock).  Held out on the H200
  * sweep the oracle is among the model's best 3 for 0.997 of the oracle's
@@ -353,8 +354,8 @@ static void trial_drop(trial *t)
     t->live = false;
 }
 
-/* Time `runs` runs of t and keep the fastest; a final round's run is also
- * kept among the finalist's rounds. */
+/* Time `runs` runs of t and keep the fastest; in a final round the last
+ * run is also kept among the finalist's rounds. */
 static loom_status trial_time(trial *t, scratch *sc, int runs, bool final_round, int *total)
 {
     double ms[LOOM__TIME_RUNS_MAX];
@@ -362,7 +363,7 @@ static loom_status trial_time(trial *t, scratch *sc, int runs, bool final_round,
     for (int i = 0; i < runs && st == LOOM_SUCCESS; i++, t->runs++, (*total)++) {
         if (ms[i] < t->best)
             t->best = ms[i];
-        if (final_round && t->finals < FINAL_ROUNDS)
+        if (final_round && i == runs - 1 && t->finals < FINAL_ROUNDS)
             t->final_ms[t->finals++] = ms[i];
     }
     return st;
@@ -408,8 +409,8 @@ static int slowest_live(const trial *t, int n)
  * (live) when it was a finalist, the others released.
  * Round 1: each candidate is prepared and timed twice (on the host clock
  * once when its first run is over PRUNE times the best so far); only the
- * FINALISTS fastest so far stay prepared.  Round 2: FINAL_ROUNDS more runs
- * of each finalist, on the host clock in rounds of one run each,
+ * FINALISTS fastest so far stay prepared.  Round 2: on the host clock
+ * FINAL_ROUNDS rounds of two runs of each finalist (the second kept),
  * interleaved so that a slow moment of the machine falls on all of them
  * alike; on a device clock DEVICE_FINAL_RUNS in one batch.
  */
@@ -468,11 +469,23 @@ static loom_status tune_run(loom_plan *p, const loom_dense *caller_x, const loom
      * waits once: one short batch. */
     const int rounds = one_batch ? 0 : device_clock ? 1 : FINAL_ROUNDS;
     const double final_t0 = now_ms();
+    int fin[FINALISTS], nf = 0;
+    for (int i = 0; i < n; i++)
+        if (t[i].live && nf < FINALISTS)
+            fin[nf++] = i;
+    /* A run that follows another plan's finds that plan's operands in the
+     * caches: on small products it measured 10-30% slower after an EB plan
+     * than after an RB one, while a plan called again and again (what tune
+     * chooses for) runs warm.  So on the host each round runs a finalist
+     * twice and keeps the second, and the rounds take the finalists in
+     * varying order (rotations, every other one reversed). */
     for (int r = 0; r < rounds && st == LOOM_SUCCESS; r++)
-        for (int i = 0; i < n && st == LOOM_SUCCESS; i++)
-            if (t[i].live)
-                st = device_clock ? trial_time(&t[i], &sc, DEVICE_FINAL_RUNS, false, runs)
-                                  : trial_time(&t[i], &sc, 1, true, runs);
+        for (int j = 0; j < nf && st == LOOM_SUCCESS; j++) {
+            const int k = r % 2 ? nf - 1 - j : j;
+            trial *x = &t[fin[(k + r / 2) % nf]];
+            st = device_clock ? trial_time(x, &sc, DEVICE_FINAL_RUNS, false, runs)
+                              : trial_time(x, &sc, 2, true, runs);
+        }
     *run_ms += now_ms() - final_t0;
     for (int i = 0; i < n; i++)
         trial_estimate(&t[i]);
