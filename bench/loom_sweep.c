@@ -14,9 +14,12 @@
  * takes over four budgets); the median is
  * recorded.  --rounds R instead prepares every candidate of a problem at
  * once and runs them in R rounds (more, up to max-runs, while a round fits
- * the budget), one run each in rotating order, so that a busy moment of a
- * shared machine falls on all candidates alike; the median of the rounds
- * is recorded.  At N = 1 a candidate that differs from an earlier one only
+ * the budget), in rotating order, so that a busy moment of a shared
+ * machine falls on all candidates alike; in each round a candidate runs
+ * twice and the second run is kept (the first finds the previous
+ * candidate's operands in the caches: 10-30% slower on small products,
+ * depending on which candidate came before); the median of the rounds is
+ * recorded.  At N = 1 a candidate that differs from an earlier one only
  * in its N-loop (RM or CM: the same product there) is left out, so the
  * best time is not the faster of two timings of one kernel.  The feature
  * columns come from lib/select_features.c, compiled
@@ -263,6 +266,7 @@ static void time_interleaved(const sweep *sw, const loom_csr *A, const loom_stra
             int c = (r + i) % nc;
             if (!plan[c])
                 continue;
+            loom_spmm_execute(plan[c], 1.0, X, 0.0, Y); /* warms the caches: not kept */
             double a = now_ms();
             loom_spmm_execute(plan[c], 1.0, X, 0.0, Y);
             v[c][runs[c]++] = now_ms() - a;
