@@ -60,23 +60,33 @@ static uint64_t mix(uint64_t h, uint64_t w)
     return h ^ (h >> 29);
 }
 
+/* The structure in four independent lanes: one chain of multiplies cost
+ * 4 ns a word (50 us for a matrix of 10k non-zeros, more than its SpMM). */
 uint64_t loom__tune_fingerprint(const loom_csr *A)
 {
     uint64_t h = 0x6c6f6f6d74756e65ull;
     h = mix(h, (uint64_t)A->rows);
     h = mix(h, (uint64_t)A->cols);
     h = mix(h, (uint64_t)A->nnz);
+    uint64_t lane[4] = {h, h + 1, h + 2, h + 3};
     const int64_t *ro = A->memory == LOOM_MEMORY_HOST ? A->row_offsets : A->host_row_offsets;
-    for (int64_t i = 0; i <= A->rows; i++)
-        h = mix(h, (uint64_t)ro[i]);
-    if (A->memory == LOOM_MEMORY_HOST) {
-        int64_t i = 0;
-        for (; i + 1 < A->nnz; i += 2)
-            h = mix(h, (uint64_t)(uint32_t)A->col_indices[i] |
-                           (uint64_t)(uint32_t)A->col_indices[i + 1] << 32);
-        if (i < A->nnz)
-            h = mix(h, (uint64_t)(uint32_t)A->col_indices[i]);
+    int64_t i = 0;
+    for (; i + 4 <= A->rows + 1; i += 4)
+        for (int k = 0; k < 4; k++)
+            lane[k] = mix(lane[k], (uint64_t)ro[i + k]);
+    for (; i <= A->rows; i++)
+        lane[0] = mix(lane[0], (uint64_t)ro[i]);
+    if (A->memory == LOOM_MEMORY_HOST) { /* column indices two to a word */
+        const int32_t *ci = A->col_indices;
+        for (i = 0; i + 8 <= A->nnz; i += 8)
+            for (int k = 0; k < 4; k++)
+                lane[k] = mix(lane[k], (uint64_t)(uint32_t)ci[i + 2 * k] |
+                                           (uint64_t)(uint32_t)ci[i + 2 * k + 1] << 32);
+        for (; i < A->nnz; i++)
+            lane[1] = mix(lane[1], (uint64_t)(uint32_t)ci[i]);
     }
+    for (int k = 0; k < 4; k++)
+        h = mix(h, lane[k]);
     return h;
 }
 
