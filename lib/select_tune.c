@@ -68,25 +68,29 @@ uint64_t loom__tune_fingerprint(const loom_csr *A)
     h = mix(h, (uint64_t)A->rows);
     h = mix(h, (uint64_t)A->cols);
     h = mix(h, (uint64_t)A->nnz);
-    uint64_t lane[4] = {h, h + 1, h + 2, h + 3};
+    uint64_t l0 = h, l1 = h + 1, l2 = h + 2, l3 = h + 3; /* four registers */
     const int64_t *ro = A->memory == LOOM_MEMORY_HOST ? A->row_offsets : A->host_row_offsets;
     int64_t i = 0;
-    for (; i + 4 <= A->rows + 1; i += 4)
-        for (int k = 0; k < 4; k++)
-            lane[k] = mix(lane[k], (uint64_t)ro[i + k]);
-    for (; i <= A->rows; i++)
-        lane[0] = mix(lane[0], (uint64_t)ro[i]);
-    if (A->memory == LOOM_MEMORY_HOST) { /* column indices two to a word */
-        const int32_t *ci = A->col_indices;
-        for (i = 0; i + 8 <= A->nnz; i += 8)
-            for (int k = 0; k < 4; k++)
-                lane[k] = mix(lane[k], (uint64_t)(uint32_t)ci[i + 2 * k] |
-                                           (uint64_t)(uint32_t)ci[i + 2 * k + 1] << 32);
-        for (; i < A->nnz; i++)
-            lane[1] = mix(lane[1], (uint64_t)(uint32_t)ci[i]);
+    for (; i + 4 <= A->rows + 1; i += 4) {
+        l0 = mix(l0, (uint64_t)ro[i]);
+        l1 = mix(l1, (uint64_t)ro[i + 1]);
+        l2 = mix(l2, (uint64_t)ro[i + 2]);
+        l3 = mix(l3, (uint64_t)ro[i + 3]);
     }
-    for (int k = 0; k < 4; k++)
-        h = mix(h, lane[k]);
+    for (; i <= A->rows; i++)
+        l0 = mix(l0, (uint64_t)ro[i]);
+    if (A->memory == LOOM_MEMORY_HOST) { /* column indices two to a word */
+        const uint32_t *ci = (const uint32_t *)A->col_indices;
+        for (i = 0; i + 8 <= A->nnz; i += 8) {
+            l0 = mix(l0, ci[i] | (uint64_t)ci[i + 1] << 32);
+            l1 = mix(l1, ci[i + 2] | (uint64_t)ci[i + 3] << 32);
+            l2 = mix(l2, ci[i + 4] | (uint64_t)ci[i + 5] << 32);
+            l3 = mix(l3, ci[i + 6] | (uint64_t)ci[i + 7] << 32);
+        }
+        for (; i < A->nnz; i++)
+            l1 = mix(l1, ci[i]);
+    }
+    h = mix(mix(mix(mix(h, l0), l1), l2), l3);
     return h;
 }
 
