@@ -130,12 +130,9 @@ static bool same_n_loop(loom_nloop a, loom_nloop b, int64_t n)
 
 static bool same_product(const loom_strategy *a, const loom_strategy *b, int64_t n)
 {
-    loom_strategy x = *a, y = *b;
-    if (n == 1)
-        x.nloop = y.nloop = LOOM_N_RM;
-    char tx[128], ty[128];
-    return loom_strategy_format(&x, tx, sizeof tx) == LOOM_SUCCESS &&
-           loom_strategy_format(&y, ty, sizeof ty) == LOOM_SUCCESS && strcmp(tx, ty) == 0;
+    char x[128], y[128];
+    return loom__product_name(a, n, x, sizeof x) && loom__product_name(b, n, y, sizeof y) &&
+           strcmp(x, y) == 0;
 }
 
 static double lookup(const measured *m, int count, const loom_strategy *s, int64_t n)

@@ -12,6 +12,7 @@
 
 #include "loom.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* The features, by index.  Their names (loom__feature_name) are what model
@@ -73,6 +74,12 @@ void loom__feature_vector(const loom_features *f, int64_t n, loom_layout x_layou
  * lanes and chunk, then a few other lane widths and chunk sizes.  Returns
  * the count; names[i] parse with loom_strategy_parse. */
 int loom__candidate_names(loom_backend_id backend, const char *const **names);
+
+/* The product s computes at N columns, as text: its strategy's, with the
+ * N-loop dropped at N = 1 (RM and CM walk the one column alike), so two
+ * strategies with equal texts are one product, to be timed once.  False
+ * when s does not format. */
+bool loom__product_name(const loom_strategy *s, int64_t n, char *buf, size_t len);
 
 /* ------------------------------------------------------------- model */
 

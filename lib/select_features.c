@@ -92,6 +92,14 @@ int loom__candidate_names(loom_backend_id backend, const char *const **names)
     return (int)(sizeof cpu_candidates / sizeof cpu_candidates[0]);
 }
 
+bool loom__product_name(const loom_strategy *s, int64_t n, char *buf, size_t len)
+{
+    loom_strategy x = *s;
+    if (n == 1)
+        x.nloop = LOOM_N_RM;
+    return loom_strategy_format(&x, buf, len) == LOOM_SUCCESS;
+}
+
 /* ---------------------------------------------------------------- CPU */
 
 static loom__device_info cpu;

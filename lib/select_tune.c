@@ -527,27 +527,19 @@ static loom_status tune_run(loom_plan *p, const loom_dense *caller_x, const loom
     return st;
 }
 
-/* The same product at this N: at N = 1 the N-loop (RM or CM) walks the
- * one column either way, so two strategies that differ only there would
- * be timed twice for nothing. */
-static bool same_product(const loom_strategy *a, const loom_strategy *b, int64_t n)
+/* The first `limit` candidates that compute different products at this N
+ * (loom__product_name), order kept; each is formatted once (formatting
+ * every pair cost 150 us for the GPU's 21 candidates). */
+static int distinct_at_n(loom_strategy *s, int count, int64_t n, int limit)
 {
-    loom_strategy x = *a, y = *b;
-    if (n == 1)
-        x.nloop = y.nloop = LOOM_N_RM;
-    char tx[128], ty[128];
-    return loom_strategy_format(&x, tx, sizeof tx) == LOOM_SUCCESS &&
-           loom_strategy_format(&y, ty, sizeof ty) == LOOM_SUCCESS && strcmp(tx, ty) == 0;
-}
-
-/* Drop the candidates that repeat an earlier one's product; order kept. */
-static int distinct_at_n(loom_strategy *s, int count, int64_t n)
-{
+    char name[MAX_CANDIDATES][128];
     int kept = 0;
-    for (int i = 0; i < count; i++) {
+    for (int i = 0; i < count && kept < limit; i++) {
+        if (!loom__product_name(&s[i], n, name[kept], sizeof name[kept]))
+            continue;
         bool repeat = false;
         for (int j = 0; j < kept && !repeat; j++)
-            repeat = same_product(&s[i], &s[j], n);
+            repeat = strcmp(name[j], name[kept]) == 0;
         if (!repeat)
             s[kept++] = s[i];
     }
@@ -580,10 +572,7 @@ static int tune_candidates(const loom_plan *p, const loom__device_info *dev, loo
             }
         }
         loom__model_release(m);
-        n = distinct_at_n(out, n, p->n);
-        const int top = p->backend->time_spmm ? TOP_BY_MODEL_DEVICE : TOP_BY_MODEL;
-        if (n > top)
-            n = top;
+        n = distinct_at_n(out, n, p->n, p->backend->time_spmm ? TOP_BY_MODEL_DEVICE : TOP_BY_MODEL);
         *by_model = n > 0;
     }
     if (n == 0) {
@@ -593,7 +582,7 @@ static int tune_candidates(const loom_plan *p, const loom__device_info *dev, loo
             if (loom_strategy_parse(names[i], &out[n]) == LOOM_SUCCESS)
                 n++;
         loom__clear_error();
-        n = distinct_at_n(out, n, p->n);
+        n = distinct_at_n(out, n, p->n, MAX_CANDIDATES);
     }
     return n;
 }
