@@ -47,6 +47,8 @@
 #include <cstring>
 #include <vector>
 
+#include "gpu_check.h"
+
 #define TRY(call)                                                                              \
     do {                                                                                       \
         loom_status st_ = (call);                                                              \
@@ -55,15 +57,6 @@
             exit(1);                                                                           \
         }                                                                                      \
     } while (0)
-#define CU(call)                                                                               \
-    do {                                                                                       \
-        cudaError_t e_ = (cudaError_t)(call);                                                  \
-        if (e_ != cudaSuccess) {                                                               \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            exit(1);                                                                           \
-        }                                                                                      \
-    } while (0)
-
 static uint64_t rng = 0x1234567;
 static double uniform()
 {

@@ -3,11 +3,12 @@
 # bench` (or `make gpu-bench`); linked to libloom and to the shared cudart,
 # cuSPARSE and cuBLAS (CUDA_BENCH_LIBS).  bench/run_gpu_bench.sh runs it and
 # keeps the results and the command in bench/results/.
-EXTRA_DIST += bench/gpu_bench.cu bench/plot_gpu.py bench/run_gpu_bench.sh bench/plan_cost.cu
+EXTRA_DIST += bench/gpu_bench.cu bench/plot_gpu.py bench/run_gpu_bench.sh bench/plan_cost.cu \
+	bench/gpu_check.h
 
 if LOOM_HAVE_CUDA
 gpu_bench_program = bench/gpu_bench$(EXEEXT)
-bench/gpu_bench$(EXEEXT): $(srcdir)/bench/gpu_bench.cu lib/libloom.la
+bench/gpu_bench$(EXEEXT): $(srcdir)/bench/gpu_bench.cu $(srcdir)/bench/gpu_check.h lib/libloom.la
 	@$(MKDIR_P) bench
 	$(AM_V_GEN)$(NVCC) $(NVCC_ARCH_FLAGS) -std=c++17 -O3 -I$(top_srcdir)/include -o $@ \
 		$(srcdir)/bench/gpu_bench.cu lib/.libs/libloom.so $(CUDA_BENCH_LIBS) \
@@ -15,7 +16,7 @@ bench/gpu_bench$(EXEEXT): $(srcdir)/bench/gpu_bench.cu lib/libloom.la
 CLEANFILES += bench/gpu_bench$(EXEEXT)
 
 # plan_cost: where a CUDA plan's creation time goes (tune's cost, issue #6).
-bench/plan_cost$(EXEEXT): $(srcdir)/bench/plan_cost.cu lib/libloom.la
+bench/plan_cost$(EXEEXT): $(srcdir)/bench/plan_cost.cu $(srcdir)/bench/gpu_check.h lib/libloom.la
 	@$(MKDIR_P) bench
 	$(AM_V_GEN)$(NVCC) $(NVCC_ARCH_FLAGS) -std=c++17 -O3 -I$(top_srcdir)/include -o $@ \
 		$(srcdir)/bench/plan_cost.cu lib/.libs/libloom.so $(CUDA_BENCH_LIBS) \

@@ -43,24 +43,8 @@
 #include <string>
 #include <vector>
 
+#include "gpu_check.h"
 #include "loom.h"
-
-#define CU(call)                                                                                 \
-    do {                                                                                         \
-        cudaError_t e_ = (call);                                                                 \
-        if (e_ != cudaSuccess) {                                                                 \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            exit(1);                                                                             \
-        }                                                                                        \
-    } while (0)
-#define LM(call)                                                                                 \
-    do {                                                                                         \
-        loom_status s_ = (call);                                                                 \
-        if (s_ != LOOM_SUCCESS) {                                                                \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, loom_last_error());    \
-            exit(1);                                                                             \
-        }                                                                                        \
-    } while (0)
 
 struct options {
     std::string data = "../shared/data/bench";

@@ -50,6 +50,8 @@
 #include "tc_spmm.h"
 #ifndef LOOM_TC_BENCH_NO_CUDACORE
 #include "cuda_kernels.h"
+
+#include "gpu_check.h"
 #endif
 
 #ifdef LOOM_TC_BENCH_BASELINE
@@ -64,15 +66,6 @@ struct base_plan {
     alignas(16) unsigned char bytes[1024];
 };
 #endif
-
-#define CK(x)                                                                                     \
-    do {                                                                                          \
-        cudaError_t e_ = (x);                                                                     \
-        if (e_ != cudaSuccess) {                                                                  \
-            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));    \
-            exit(2);                                                                              \
-        }                                                                                         \
-    } while (0)
 
 struct matrix {
     std::string name, model;
@@ -156,18 +149,18 @@ template <typename F> static double time_ms(F f, int reps)
     f();
     f();
     cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    CK(cudaEventRecord(a));
+    CU(cudaEventCreate(&a));
+    CU(cudaEventCreate(&b));
+    CU(cudaEventRecord(a));
     for (int r = 0; r < reps; r++)
         f();
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
+    CU(cudaEventRecord(b));
+    CU(cudaEventSynchronize(b));
     float ms = 0;
-    CK(cudaEventElapsedTime(&ms, a, b));
+    CU(cudaEventElapsedTime(&ms, a, b));
     cudaEventDestroy(a);
     cudaEventDestroy(b);
-    CK(cudaGetLastError());
+    CU(cudaGetLastError());
     return ms / reps;
 }
 
@@ -213,8 +206,8 @@ static int64_t baseline_combos(const matrix &A, const int64_t *d_ro, const int32
         const size_t es = tc_value_size(c.vt);
         loomcu_tc_plan pn;
         base_plan pb;
-        CK(loomcu_tc_plan_create(&pn, A.ro.data(), A.m, &cfg));
-        CK(tcbase_plan_create(&pb, A.ro.data(), A.m, &cfg));
+        CU(loomcu_tc_plan_create(&pn, A.ro.data(), A.m, &cfg));
+        CU(tcbase_plan_create(&pb, A.ro.data(), A.m, &cfg));
         for (const auto &sh : shapes) {
             std::vector<unsigned char> val(es * A.nnz), x(es * A.k * sh.ldx), y0(es * A.m * sh.n),
                 yn(y0.size()), yb(y0.size());
@@ -225,19 +218,19 @@ static int64_t baseline_combos(const matrix &A, const int64_t *d_ro, const int32
             for (int64_t i = 0; i < A.m * sh.n; i++)
                 tc_store(y0.data(), i, c.vt, rnd());
             void *d_val, *d_x, *d_y;
-            CK(cudaMalloc(&d_val, val.size()));
-            CK(cudaMalloc(&d_x, x.size()));
-            CK(cudaMalloc(&d_y, y0.size()));
-            CK(cudaMemcpy(d_val, val.data(), val.size(), cudaMemcpyHostToDevice));
-            CK(cudaMemcpy(d_x, x.data(), x.size(), cudaMemcpyHostToDevice));
+            CU(cudaMalloc(&d_val, val.size()));
+            CU(cudaMalloc(&d_x, x.size()));
+            CU(cudaMalloc(&d_y, y0.size()));
+            CU(cudaMemcpy(d_val, val.data(), val.size(), cudaMemcpyHostToDevice));
+            CU(cudaMemcpy(d_x, x.data(), x.size(), cudaMemcpyHostToDevice));
             loomcu_tc_problem tp = {A.m, A.k, sh.n, d_ro, d_ci, d_val, c.vt, d_x, sh.ldx, d_y, sh.n,
                                     sh.alpha, sh.beta};
-            CK(cudaMemcpy(d_y, y0.data(), y0.size(), cudaMemcpyHostToDevice));
-            CK(loomcu_tc_spmm(&pn, &tp, 0));
-            CK(cudaMemcpy(yn.data(), d_y, yn.size(), cudaMemcpyDeviceToHost));
-            CK(cudaMemcpy(d_y, y0.data(), y0.size(), cudaMemcpyHostToDevice));
-            CK(tcbase_spmm(&pb, &tp, 0));
-            CK(cudaMemcpy(yb.data(), d_y, yb.size(), cudaMemcpyDeviceToHost));
+            CU(cudaMemcpy(d_y, y0.data(), y0.size(), cudaMemcpyHostToDevice));
+            CU(loomcu_tc_spmm(&pn, &tp, 0));
+            CU(cudaMemcpy(yn.data(), d_y, yn.size(), cudaMemcpyDeviceToHost));
+            CU(cudaMemcpy(d_y, y0.data(), y0.size(), cudaMemcpyHostToDevice));
+            CU(tcbase_spmm(&pb, &tp, 0));
+            CU(cudaMemcpy(yb.data(), d_y, yb.size(), cudaMemcpyDeviceToHost));
             for (int64_t i = 0; i < A.m * sh.n; i++)
                 differ += memcmp(&yn[i * es], &yb[i * es], es) != 0;
             (*runs)++;
@@ -309,7 +302,7 @@ int main(int argc, char **argv)
         return 77;
     }
     cudaDeviceProp prop;
-    CK(cudaGetDeviceProperties(&prop, 0));
+    CU(cudaGetDeviceProperties(&prop, 0));
     printf("tc_bench on %s (%d SMs), DLMC from %s, %d reps\n", prop.name, prop.multiProcessorCount,
            dlmc.c_str(), reps);
     FILE *csv = csv_path ? fopen(csv_path, "w") : NULL;
@@ -398,30 +391,30 @@ int main(int argc, char **argv)
         int64_t *d_ro;
         int32_t *d_ci, *d_ro32;
         void *d_v16, *d_v32, *d_dense;
-        CK(cudaMalloc(&d_ro, 8 * (A.m + 1)));
-        CK(cudaMalloc(&d_ro32, 4 * (A.m + 1)));
-        CK(cudaMalloc(&d_ci, 4 * A.nnz));
-        CK(cudaMalloc(&d_v16, 2 * A.nnz));
-        CK(cudaMalloc(&d_v32, 4 * A.nnz));
-        CK(cudaMalloc(&d_dense, 2 * (size_t)A.m * A.k));
-        CK(cudaMemcpy(d_ro, A.ro.data(), 8 * (A.m + 1), cudaMemcpyHostToDevice));
-        CK(cudaMemcpy(d_ro32, ro32.data(), 4 * (A.m + 1), cudaMemcpyHostToDevice));
-        CK(cudaMemcpy(d_ci, A.ci.data(), 4 * A.nnz, cudaMemcpyHostToDevice));
-        CK(cudaMemcpy(d_v16, v16.data(), 2 * A.nnz, cudaMemcpyHostToDevice));
-        CK(cudaMemcpy(d_v32, v32.data(), 4 * A.nnz, cudaMemcpyHostToDevice));
-        CK(cudaMemcpy(d_dense, dense16.data(), 2 * (size_t)A.m * A.k, cudaMemcpyHostToDevice));
+        CU(cudaMalloc(&d_ro, 8 * (A.m + 1)));
+        CU(cudaMalloc(&d_ro32, 4 * (A.m + 1)));
+        CU(cudaMalloc(&d_ci, 4 * A.nnz));
+        CU(cudaMalloc(&d_v16, 2 * A.nnz));
+        CU(cudaMalloc(&d_v32, 4 * A.nnz));
+        CU(cudaMalloc(&d_dense, 2 * (size_t)A.m * A.k));
+        CU(cudaMemcpy(d_ro, A.ro.data(), 8 * (A.m + 1), cudaMemcpyHostToDevice));
+        CU(cudaMemcpy(d_ro32, ro32.data(), 4 * (A.m + 1), cudaMemcpyHostToDevice));
+        CU(cudaMemcpy(d_ci, A.ci.data(), 4 * A.nnz, cudaMemcpyHostToDevice));
+        CU(cudaMemcpy(d_v16, v16.data(), 2 * A.nnz, cudaMemcpyHostToDevice));
+        CU(cudaMemcpy(d_v32, v32.data(), 4 * A.nnz, cudaMemcpyHostToDevice));
+        CU(cudaMemcpy(d_dense, dense16.data(), 2 * (size_t)A.m * A.k, cudaMemcpyHostToDevice));
 #ifdef LOOM_TC_BENCH_BASELINE
         if (matrix_index++ % 10 == 0) /* every tenth matrix: all types and shapes */
             combo_differ += baseline_combos(A, d_ro, d_ci, &combo_runs);
 #endif
         tc_config c16 = {TC_PREC_F16, 16}, c8 = {TC_PREC_F16, 8};
         loomcu_tc_plan p16, p8;
-        CK(loomcu_tc_plan_create(&p16, A.ro.data(), A.m, &c16));
-        CK(loomcu_tc_plan_create(&p8, A.ro.data(), A.m, &c8));
+        CU(loomcu_tc_plan_create(&p16, A.ro.data(), A.m, &c16));
+        CU(loomcu_tc_plan_create(&p8, A.ro.data(), A.m, &c8));
 #ifdef LOOM_TC_BENCH_BASELINE
         base_plan b16, b8;
-        CK(tcbase_plan_create(&b16, A.ro.data(), A.m, &c16));
-        CK(tcbase_plan_create(&b8, A.ro.data(), A.m, &c8));
+        CU(tcbase_plan_create(&b16, A.ro.data(), A.m, &c16));
+        CU(tcbase_plan_create(&b8, A.ro.data(), A.m, &c8));
 #endif
 
         for (int64_t n : ns) {
@@ -432,12 +425,12 @@ int main(int argc, char **argv)
                 x32[i] = tc_f16_to_f32(x16[i]);
             }
             void *d_x16, *d_x32, *d_y16, *d_y32;
-            CK(cudaMalloc(&d_x16, 2 * x16.size()));
-            CK(cudaMalloc(&d_x32, 4 * x32.size()));
-            CK(cudaMalloc(&d_y16, 2 * (size_t)A.m * n));
-            CK(cudaMalloc(&d_y32, 4 * (size_t)A.m * n));
-            CK(cudaMemcpy(d_x16, x16.data(), 2 * x16.size(), cudaMemcpyHostToDevice));
-            CK(cudaMemcpy(d_x32, x32.data(), 4 * x32.size(), cudaMemcpyHostToDevice));
+            CU(cudaMalloc(&d_x16, 2 * x16.size()));
+            CU(cudaMalloc(&d_x32, 4 * x32.size()));
+            CU(cudaMalloc(&d_y16, 2 * (size_t)A.m * n));
+            CU(cudaMalloc(&d_y32, 4 * (size_t)A.m * n));
+            CU(cudaMemcpy(d_x16, x16.data(), 2 * x16.size(), cudaMemcpyHostToDevice));
+            CU(cudaMemcpy(d_x32, x32.data(), 4 * x32.size(), cudaMemcpyHostToDevice));
             result r;
             r.name = A.name;
             r.sparsity = A.sparsity;
@@ -450,7 +443,7 @@ int main(int argc, char **argv)
             r.t_tc = std::min(r.t_tc16, r.t_tc8);
             /* sanity: keep the tensor-core result (fp16) to compare with cuSPARSE fp32 */
             std::vector<uint16_t> y_tc((size_t)A.m * n);
-            CK(cudaMemcpy(y_tc.data(), d_y16, 2 * y_tc.size(), cudaMemcpyDeviceToHost));
+            CU(cudaMemcpy(y_tc.data(), d_y16, 2 * y_tc.size(), cudaMemcpyDeviceToHost));
             r.t_base16 = r.t_base8 = r.t_base = NAN;
             r.base_diff = 0;
 #ifdef LOOM_TC_BENCH_BASELINE
@@ -463,12 +456,12 @@ int main(int argc, char **argv)
                 std::vector<uint16_t> y_new(y_tc.size()), y_old(y_tc.size());
                 const void *plans_new[2] = {&p16, &p8}, *plans_old[2] = {&b16, &b8};
                 for (int v = 0; v < 2; v++) {
-                    CK(cudaMemset(d_y16, 0xff, 2 * y_tc.size()));
-                    CK(loomcu_tc_spmm((const loomcu_tc_plan *)plans_new[v], &tp, 0));
-                    CK(cudaMemcpy(y_new.data(), d_y16, 2 * y_new.size(), cudaMemcpyDeviceToHost));
-                    CK(cudaMemset(d_y16, 0xff, 2 * y_tc.size()));
-                    CK(tcbase_spmm(plans_old[v], &tp, 0));
-                    CK(cudaMemcpy(y_old.data(), d_y16, 2 * y_old.size(), cudaMemcpyDeviceToHost));
+                    CU(cudaMemset(d_y16, 0xff, 2 * y_tc.size()));
+                    CU(loomcu_tc_spmm((const loomcu_tc_plan *)plans_new[v], &tp, 0));
+                    CU(cudaMemcpy(y_new.data(), d_y16, 2 * y_new.size(), cudaMemcpyDeviceToHost));
+                    CU(cudaMemset(d_y16, 0xff, 2 * y_tc.size()));
+                    CU(tcbase_spmm(plans_old[v], &tp, 0));
+                    CU(cudaMemcpy(y_old.data(), d_y16, 2 * y_old.size(), cudaMemcpyDeviceToHost));
                     for (size_t i = 0; i < y_new.size(); i++)
                         r.base_diff += y_new[i] != y_old[i] || y_new[i] == 0xffff;
                 }
@@ -539,7 +532,7 @@ int main(int argc, char **argv)
                         continue;
                     void *buf = NULL;
                     if (bytes)
-                        CK(cudaMalloc(&buf, bytes));
+                        CU(cudaMalloc(&buf, bytes));
                     cusparseStatus_t st = cusparseSpMM(sp, CUSPARSE_OPERATION_NON_TRANSPOSE,
                                                        CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mA, mX,
                                                        &zero, mY, CUDA_R_32F, alg, buf);
@@ -567,7 +560,7 @@ int main(int argc, char **argv)
             }
             if (!std::isnan(r.t_sp32)) {
                 std::vector<float> y_ref((size_t)A.m * n);
-                CK(cudaMemcpy(y_ref.data(), d_y32, 4 * y_ref.size(), cudaMemcpyDeviceToHost));
+                CU(cudaMemcpy(y_ref.data(), d_y32, 4 * y_ref.size(), cudaMemcpyDeviceToHost));
                 double scale = 1e-30, err = 0;
                 for (size_t i = 0; i < y_ref.size(); i++)
                     scale = std::max(scale, (double)fabsf(y_ref[i]));
