@@ -1,7 +1,7 @@
 /*
  * dual_common.cuh - what the CUDA dual backend's kernels share: the
- * explicit fused multiply-add of each precision, warp scans, bit access,
- * and the launch shapes.  Device code only; included by the dual_*.cu files.
+ * explicit fused multiply-add of each precision, 16-byte vectors, warp
+ * scans, bit access, and the launch shapes.  Device code only; included by the dual_*.cu files.
  */
 #ifndef LOOM_DUAL_COMMON_CUH
 #define LOOM_DUAL_COMMON_CUH
@@ -20,6 +20,28 @@ constexpr int64_t TILE_VALUES = 1024; /* values a tile can hold: the stride of p
  * or split by the compiler; the build has --fmad=false). */
 __device__ __forceinline__ float fma_rn(float a, float b, float c) { return __fmaf_rn(a, b, c); }
 __device__ __forceinline__ double fma_rn(double a, double b, double c) { return __fma_rn(a, b, c); }
+
+/* The 16-byte vector of a precision (one load of four floats or two
+ * doubles), and its elements written out in order. */
+template <typename real> struct vec16;
+template <> struct vec16<float> {
+    using type = float4;
+};
+template <> struct vec16<double> {
+    using type = double2;
+};
+__device__ __forceinline__ void unpack(const float4 &v, float *o)
+{
+    o[0] = v.x;
+    o[1] = v.y;
+    o[2] = v.z;
+    o[3] = v.w;
+}
+__device__ __forceinline__ void unpack(const double2 &v, double *o)
+{
+    o[0] = v.x;
+    o[1] = v.y;
+}
 
 /* Exclusive prefix sum over the 32 lanes (all lanes must take part). */
 __device__ __forceinline__ int warp_exclusive_scan(int x, int lane)

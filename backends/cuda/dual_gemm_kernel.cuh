@@ -25,25 +25,6 @@ namespace loom_dual {
 constexpr int WARPS = 8, THREADS = WARPS * 32;
 constexpr int ROWS = 4; /* rows of C per warp in each 32-row group */
 
-template <typename real> struct vec16;
-template <> struct vec16<float> {
-    using type = float4;
-};
-template <> struct vec16<double> {
-    using type = double2;
-};
-__device__ __forceinline__ void unpack(const float4 &v, float *o)
-{
-    o[0] = v.x;
-    o[1] = v.y;
-    o[2] = v.z;
-    o[3] = v.w;
-}
-__device__ __forceinline__ void unpack(const double2 &v, double *o)
-{
-    o[0] = v.x;
-    o[1] = v.y;
-}
 
 /* What one k of a walk needs from shared memory. */
 template <typename real, int CPL> struct ab_union {

@@ -84,25 +84,6 @@ __device__ __forceinline__ void walk_k(uint32_t bits, Load load, Apply apply)
     }
 }
 
-__device__ __forceinline__ void unpack16(const float4 &v, float *o)
-{
-    o[0] = v.x;
-    o[1] = v.y;
-    o[2] = v.z;
-    o[3] = v.w;
-}
-__device__ __forceinline__ void unpack16(const double2 &v, double *o)
-{
-    o[0] = v.x;
-    o[1] = v.y;
-}
-template <typename real> struct vec16_of;
-template <> struct vec16_of<float> {
-    using type = float4;
-};
-template <> struct vec16_of<double> {
-    using type = double2;
-};
 
 /* The block's panel: tile u of k-tile tk is A's tile (ti0+u, tk) for
  * u < 2 (its row groups), else B's tile (tk, tj0+u-2) (its column tiles).
@@ -196,7 +177,7 @@ __global__ void __launch_bounds__(PIPE_THREADS, 2)
                           const int col_major, const int64_t col_blocks)
 {
     using L = pipe_layout<real, CPL>;
-    using vec = typename vec16_of<real>::type;
+    using vec = typename vec16<real>::type;
     constexpr int G = L::G, NT = L::NT, BM = L::BM, BN = L::BN, TILES = L::TILES, R = PIPE_ROWS;
     constexpr int V = 16 / (int)sizeof(real), VECS = CPL / V;
     constexpr int LINE_GROUPS = PIPE_WARPS / NT; /* warps sharing one B tile's expansion */
@@ -340,11 +321,11 @@ __global__ void __launch_bounds__(PIPE_THREADS, 2)
                         const vec *pa = reinterpret_cast<const vec *>(a0 + kk * BM);
 #pragma unroll
                         for (int h = 0; h < R / V; h++)
-                            unpack16(pa[h], &x.a[h * V]);
+                            unpack(pa[h], &x.a[h * V]);
 #pragma unroll
                         for (int q = 0; q < VECS; q++)
-                            unpack16(*reinterpret_cast<const vec *>(b0 + kk * BN + q * T * V),
-                                     &x.b[q * V]);
+                            unpack(*reinterpret_cast<const vec *>(b0 + kk * BN + q * T * V),
+                                   &x.b[q * V]);
                         return x;
                     },
                     [&](int kk, const pipe_ab<real, CPL> &x) {
