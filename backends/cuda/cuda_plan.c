@@ -7,9 +7,9 @@
  * plan_release; nothing leaks on any error path.
  *
  * All of a plan's device arrays live in one allocation, filled by one
- * copy (struct arena): a dozen cudaMalloc / cudaMemcpy / cudaFree calls of
- * 5-50 us each cost more than the SpMM of a small matrix, and tune
- * prepares several plans.
+ * copy, or one per array when they are large (struct arena): a dozen
+ * cudaMalloc / cudaMemcpy / cudaFree calls of 5-50 us each cost more than
+ * the SpMM of a small matrix, and tune prepares several plans.
  */
 #include "config.h"
 #include "cuda_kernels.h"
@@ -68,27 +68,41 @@ static void arena_free_host(arena *a)
     }
 }
 
-/* One allocation (cuda_pool.c) for every part, one copy of the uploaded parts (staged
- * contiguously on the host), then the pointers; *base stays NULL on
- * failure.  The host arrays are freed whatever happens. */
+/* Above this many bytes to upload, each part is copied from its own host
+ * array: staging them in one buffer first cost a memcpy and the page
+ * faults of a fresh buffer (7 MB on mdual); below it one copy saves the
+ * calls' latency. */
+#define ARENA_STAGE_MAX ((size_t)1 << 20)
+
+/* One allocation (cuda_pool.c) for every part, the uploaded parts copied
+ * (staged contiguously on the host when small), then the pointers; *base
+ * stays NULL on failure.  The host arrays are freed whatever happens. */
 static loom_status arena_commit(arena *a, void **base, const char *what)
 {
     size_t upload = 0;
     for (int i = 0; i < a->parts; i++)
         if (a->part[i].host && a->part[i].offset + a->part[i].bytes > upload)
             upload = a->part[i].offset + a->part[i].bytes;
-    char *staging = upload ? loom__malloc(upload) : NULL;
+    const bool staged = upload > 0 && upload <= ARENA_STAGE_MAX;
+    char *staging = staged ? loom__malloc(upload) : NULL;
     void *dev = NULL;
-    loom_status st = upload && !staging
+    loom_status st = staged && !staging
                          ? loom__error(LOOM_ERR_OUT_OF_MEMORY, "cuda plan: out of host memory for %s",
                                        what)
                          : loomcu_malloc(&dev, a->size, what);
-    if (st == LOOM_SUCCESS && upload) {
-        for (int i = 0; i < a->parts; i++)
-            if (a->part[i].host)
-                memcpy(staging + a->part[i].offset, a->part[i].host, a->part[i].bytes);
-        st = loomcu_status(cudaMemcpy(dev, staging, upload, cudaMemcpyHostToDevice), what);
+    for (int i = 0; i < a->parts && st == LOOM_SUCCESS; i++) {
+        const arena_part *pt = &a->part[i];
+        if (!pt->host || pt->bytes == 0)
+            continue;
+        if (staged)
+            memcpy(staging + pt->offset, pt->host, pt->bytes);
+        else
+            st = loomcu_status(cudaMemcpy((char *)dev + pt->offset, pt->host, pt->bytes,
+                                          cudaMemcpyHostToDevice),
+                               what);
     }
+    if (st == LOOM_SUCCESS && staged)
+        st = loomcu_status(cudaMemcpy(dev, staging, upload, cudaMemcpyHostToDevice), what);
     if (st == LOOM_SUCCESS) {
         for (int i = 0; i < a->parts; i++)
             *a->part[i].dst = (char *)dev + a->part[i].offset;
@@ -299,10 +313,10 @@ typedef struct {
 } segment;
 
 /* The segment builder's host arrays freed, and its out-of-memory error. */
-static loom_status segments_out_of_memory(void *seg, int64_t *row, int64_t *begin, int64_t *slot,
+static loom_status segments_out_of_memory(void *longs, int64_t *row, int64_t *begin, int64_t *slot,
                                           int64_t *fix_row, int64_t *fix_slot0)
 {
-    loom__free(seg);
+    loom__free(longs);
     loom__free(row);
     loom__free(begin);
     loom__free(slot);
@@ -311,12 +325,28 @@ static loom_status segments_out_of_memory(void *seg, int64_t *row, int64_t *begi
     return loom__error(LOOM_ERR_OUT_OF_MEMORY, "cuda plan: out of host memory for EB segments");
 }
 
+/* How many of a row's pieces (non-zeros b..e, chunks of C) are longer than
+ * threshold: the first and the last may be short, the others are C long. */
+static int64_t long_pieces(int64_t b, int64_t e, int64_t C, int64_t threshold)
+{
+    if (b == e)
+        return 0;
+    const int64_t c0 = b / C, c1 = (e - 1) / C;
+    if (c0 == c1)
+        return e - b > threshold;
+    return ((c0 + 1) * C - b > threshold) + (e - c1 * C > threshold) +
+           (C > threshold ? c1 - c0 - 1 : 0);
+}
+
 /*
  * The segments: for each row in order, its pieces (row_sum_eb_sr's c loop)
  * or, for an empty row, one empty segment.  A row of several pieces gets
- * consecutive carry slots, in piece order, and a fix-up entry.  Then the
- * long segments (more non-zeros than long_row_threshold) move to the front,
- * longest first.  The arrays are reserved in the arena for the device.
+ * consecutive carry slots, in piece order, and a fix-up entry.  The long
+ * segments (more non-zeros than long_row_threshold) go first, longest
+ * first, then the rest in storage order.  A first pass counts, so the
+ * second writes each short segment in its place and holds only the long
+ * ones aside (a list of every segment cost 32 bytes each of fresh memory:
+ * 9 MB on mdual).  The arrays are reserved in the arena for the device.
  */
 static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *sg, arena *a)
 {
@@ -324,55 +354,50 @@ static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *s
     const int64_t threshold = long_row_threshold(plan->n);
     const int64_t *ro = plan->A->memory == LOOM_MEMORY_HOST ? plan->A->row_offsets
                                                             : plan->A->host_row_offsets;
-    int64_t count = 0, n_fix = 0, slots = 0;
+    int64_t count = 0, n_fix = 0, slots = 0, n_long = 0;
     for (int64_t r = 0; r < m; r++) {
         const int64_t b = ro[r], e = ro[r + 1];
         const int64_t pieces = b == e ? 1 : (e - 1) / C - b / C + 1;
         count += pieces;
+        n_long += long_pieces(b, e, C, threshold);
         if (pieces > 1) {
             n_fix++;
             slots += pieces;
         }
     }
-    segment *seg = loom__malloc((size_t)count * sizeof *seg);
+    segment *longs = loom__malloc((size_t)(n_long > 0 ? n_long : 1) * sizeof *longs);
     int64_t *row = loom__malloc((size_t)count * sizeof *row);
     int64_t *begin = loom__malloc((size_t)count * sizeof *begin);
     int64_t *slot = loom__malloc((size_t)count * sizeof *slot);
     int64_t *fix_row = loom__malloc((size_t)(n_fix > 0 ? n_fix : 1) * sizeof *fix_row);
     int64_t *fix_slot0 = loom__malloc((size_t)(n_fix + 1) * sizeof *fix_slot0);
-    if (!seg || !row || !begin || !slot || !fix_row || !fix_slot0) {
-        return segments_out_of_memory(seg, row, begin, slot, fix_row, fix_slot0);
-    }
-    int64_t k = 0, f = 0, next_slot = 0, n_long = 0;
+    if (!longs || !row || !begin || !slot || !fix_row || !fix_slot0)
+        return segments_out_of_memory(longs, row, begin, slot, fix_row, fix_slot0);
+    int64_t nl = 0, ns = n_long, f = 0, next_slot = 0;
     fix_slot0[0] = 0;
     for (int64_t r = 0; r < m; r++) {
         const int64_t b = ro[r], e = ro[r + 1];
         if (b == e) {
-            seg[k++] = (segment){r, b, -1, 0};
+            row[ns] = r;
+            begin[ns] = b;
+            slot[ns++] = -1;
             continue;
         }
         const int64_t c0 = b / C, c1 = (e - 1) / C;
         for (int64_t c = c0; c <= c1; c++) {
             const int64_t pb = b > c * C ? b : c * C, pe = e < (c + 1) * C ? e : (c + 1) * C;
-            seg[k++] = (segment){r, pb, c0 == c1 ? -1 : next_slot++, pe - pb};
-            n_long += pe - pb > threshold;
+            const int64_t sl = c0 == c1 ? -1 : next_slot++;
+            if (pe - pb > threshold) {
+                longs[nl++] = (segment){r, pb, sl, pe - pb};
+            } else {
+                row[ns] = r;
+                begin[ns] = pb;
+                slot[ns++] = sl;
+            }
         }
         if (c0 != c1) {
             fix_row[f++] = r;
             fix_slot0[f] = next_slot;
-        }
-    }
-    /* Long segments first, longest first; then the rest in storage order. */
-    int64_t nl = 0, ns = n_long;
-    segment *longs = seg; /* sorted in place after the short ones are placed */
-    for (int64_t i = 0; i < count; i++) {
-        if (seg[i].len > threshold) {
-            longs[nl++] = seg[i];
-        } else {
-            row[ns] = seg[i].row;
-            begin[ns] = seg[i].begin;
-            slot[ns] = seg[i].slot;
-            ns++;
         }
     }
     /* Longest first, ties in storage order: the lengths go in row[] for
@@ -380,20 +405,19 @@ static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *s
     for (int64_t i = 0; i < n_long; i++)
         row[i] = longs[i].len;
     int64_t *rank = longest_first_order(row, n_long);
-    if (!rank) {
-        return segments_out_of_memory(seg, row, begin, slot, fix_row, fix_slot0);
-    }
+    if (!rank)
+        return segments_out_of_memory(longs, row, begin, slot, fix_row, fix_slot0);
     for (int64_t i = 0; i < n_long; i++) {
         row[i] = longs[rank[i]].row;
         begin[i] = longs[rank[i]].begin;
         slot[i] = longs[rank[i]].slot;
     }
     loom__free(rank);
+    loom__free(longs);
     sg->n_long = n_long;
     sg->n_short = count - n_long;
     sg->n_fix = n_fix;
     sg->slab = segment_slab(slots, plan->n, loom_dtype_size(plan->dtype));
-    loom__free(seg);
     const size_t elem = loom_dtype_size(plan->dtype);
     bool ok = arena_reserve(a, (void **)&sg->row, row, (size_t)count * sizeof(int64_t));
     ok = arena_reserve(a, (void **)&sg->begin, begin, (size_t)count * sizeof(int64_t)) && ok;
