@@ -325,13 +325,23 @@ static loom_status segments_out_of_memory(void *longs, int64_t *row, int64_t *be
     return loom__error(LOOM_ERR_OUT_OF_MEMORY, "cuda plan: out of host memory for EB segments");
 }
 
-/* How many of a row's pieces (non-zeros b..e, chunks of C) are longer than
- * threshold: the first and the last may be short, the others are C long. */
-static int64_t long_pieces(int64_t b, int64_t e, int64_t C, int64_t threshold)
+/* The chunk (of C non-zeros) holding position p, for positions that never
+ * decrease: *cur walks forward.  A 64-bit division per row end cost 20-40
+ * cycles, most of an EB plan's preparation on a matrix of many short rows
+ * (mdual: 258k rows, 6 ms). */
+static inline int64_t chunk_at(int64_t p, int64_t C, int64_t *cur)
 {
-    if (b == e)
-        return 0;
-    const int64_t c0 = b / C, c1 = (e - 1) / C;
+    while ((*cur + 1) * C <= p)
+        (*cur)++;
+    return *cur;
+}
+
+/* How many of a row's pieces (non-zeros b..e, chunks c0..c1 of C) are
+ * longer than threshold: the first and the last may be short, the others
+ * are C long. */
+static int64_t long_pieces(int64_t b, int64_t e, int64_t c0, int64_t c1, int64_t C,
+                           int64_t threshold)
+{
     if (c0 == c1)
         return e - b > threshold;
     return ((c0 + 1) * C - b > threshold) + (e - c1 * C > threshold) +
@@ -354,12 +364,17 @@ static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *s
     const int64_t threshold = long_row_threshold(plan->n);
     const int64_t *ro = plan->A->memory == LOOM_MEMORY_HOST ? plan->A->row_offsets
                                                             : plan->A->host_row_offsets;
-    int64_t count = 0, n_fix = 0, slots = 0, n_long = 0;
+    int64_t count = 0, n_fix = 0, slots = 0, n_long = 0, cur = 0;
     for (int64_t r = 0; r < m; r++) {
         const int64_t b = ro[r], e = ro[r + 1];
-        const int64_t pieces = b == e ? 1 : (e - 1) / C - b / C + 1;
+        if (b == e) {
+            count++;
+            continue;
+        }
+        const int64_t c0 = chunk_at(b, C, &cur), c1 = chunk_at(e - 1, C, &cur);
+        const int64_t pieces = c1 - c0 + 1;
         count += pieces;
-        n_long += long_pieces(b, e, C, threshold);
+        n_long += long_pieces(b, e, c0, c1, C, threshold);
         if (pieces > 1) {
             n_fix++;
             slots += pieces;
@@ -375,6 +390,7 @@ static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *s
         return segments_out_of_memory(longs, row, begin, slot, fix_row, fix_slot0);
     int64_t nl = 0, ns = n_long, f = 0, next_slot = 0;
     fix_slot0[0] = 0;
+    cur = 0;
     for (int64_t r = 0; r < m; r++) {
         const int64_t b = ro[r], e = ro[r + 1];
         if (b == e) {
@@ -383,7 +399,7 @@ static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *s
             slot[ns++] = -1;
             continue;
         }
-        const int64_t c0 = b / C, c1 = (e - 1) / C;
+        const int64_t c0 = chunk_at(b, C, &cur), c1 = chunk_at(e - 1, C, &cur);
         for (int64_t c = c0; c <= c1; c++) {
             const int64_t pb = b > c * C ? b : c * C, pe = e < (c + 1) * C ? e : (c + 1) * C;
             const int64_t sl = c0 == c1 ? -1 : next_slot++;
