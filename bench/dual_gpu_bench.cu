@@ -49,14 +49,6 @@
 
 #include "gpu_check.h"
 
-#define TRY(call)                                                                              \
-    do {                                                                                       \
-        loom_status st_ = (call);                                                              \
-        if (st_ != LOOM_SUCCESS) {                                                             \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, loom_last_error()); \
-            exit(1);                                                                           \
-        }                                                                                      \
-    } while (0)
 static uint64_t rng = 0x1234567;
 static double uniform()
 {
@@ -340,17 +332,17 @@ static void spgemm_sweep(loom_context *ctx, int n, int reps, double copy_gbs, FI
         if (idx == 0)
             dense_fma_per_ms = (double)n * n * n / blas_ms;
         loom_dense Ad, Bd, Cd;
-        TRY(loom_dense_init(&Ad, n, n, n, LOOM_ROW_MAJOR, LOOM_F32, LOOM_MEMORY_HOST, A.data()));
-        TRY(loom_dense_init(&Bd, n, n, n, LOOM_ROW_MAJOR, LOOM_F32, LOOM_MEMORY_HOST, B.data()));
-        TRY(loom_dense_init(&Cd, n, n, n, LOOM_ROW_MAJOR, LOOM_F32, LOOM_MEMORY_DEVICE, dC));
+        LM(loom_dense_init(&Ad, n, n, n, LOOM_ROW_MAJOR, LOOM_F32, LOOM_MEMORY_HOST, A.data()));
+        LM(loom_dense_init(&Bd, n, n, n, LOOM_ROW_MAJOR, LOOM_F32, LOOM_MEMORY_HOST, B.data()));
+        LM(loom_dense_init(&Cd, n, n, n, LOOM_ROW_MAJOR, LOOM_F32, LOOM_MEMORY_DEVICE, dC));
         loom_bitmap *Ab, *Bb;
-        TRY(loom_bitmap_from_dense(ctx, &Ad, LOOM_BITMAP_COLUMNS, &Ab));
-        TRY(loom_bitmap_from_dense(ctx, &Bd, LOOM_BITMAP_ROWS, &Bb));
+        LM(loom_bitmap_from_dense(ctx, &Ad, LOOM_BITMAP_COLUMNS, &Ab));
+        LM(loom_bitmap_from_dense(ctx, &Bd, LOOM_BITMAP_ROWS, &Bb));
         loom_dual_gemm_steps steps;
-        TRY(loom_dual_gemm_steps_count(Ab, Bb, &steps));
+        LM(loom_dual_gemm_steps_count(Ab, Bb, &steps));
         loom_bitmap_view va, vb;
-        TRY(loom_bitmap_view_get(Ab, &va));
-        TRY(loom_bitmap_view_get(Bb, &vb));
+        LM(loom_bitmap_view_get(Ab, &va));
+        LM(loom_bitmap_view_get(Bb, &vb));
         const double prod = ((double)va.nnz / ((double)n * n)) * ((double)vb.nnz / ((double)n * n));
         const double tiles = (double)va.tile_rows * va.tile_cols;
         const double bytes = 4.0 * (va.nnz + vb.nnz) + 2 * tiles * (32 * 4 + 8 + 1.0 / 8) +
@@ -358,26 +350,26 @@ static void spgemm_sweep(loom_context *ctx, int n, int reps, double copy_gbs, FI
         const double floor_bytes = bytes / (copy_gbs * 1e9) * 1e3;
         const double floor = std::max(floor_bytes, useful / dense_fma_per_ms);
         loom_dual_gemm_plan *p;
-        TRY(loom_dual_gemm_plan_create(ctx, &p, Ab, Bb, &Cd, LOOM_BACKEND_CUDA));
+        LM(loom_dual_gemm_plan_create(ctx, &p, Ab, Bb, &Cd, LOOM_BACKEND_CUDA));
         double var_ms[NVARIANTS];
         for (int v = 0; v < NVARIANTS; v++) {
             set_variant(&variants[v]);
-            var_ms[v] = time_ms(reps, [&] { TRY(loom_dual_gemm_execute(p, 1.0, 0.0, &Cd)); });
+            var_ms[v] = time_ms(reps, [&] { LM(loom_dual_gemm_execute(p, 1.0, 0.0, &Cd)); });
         }
         set_variant(&variants[0]);
-        TRY(loom_dual_gemm_execute(p, 1.0, 0.0, &Cd)); /* the default's C, for the bit check */
+        LM(loom_dual_gemm_execute(p, 1.0, 0.0, &Cd)); /* the default's C, for the bit check */
         CU(cudaDeviceSynchronize());
-        TRY(loom_dual_gemm_plan_destroy(&p));
+        LM(loom_dual_gemm_plan_destroy(&p));
         const char *bits = "-";
         if (s >= 0.9 && loom_backend_available(LOOM_BACKEND_OPENMP) == LOOM_SUCCESS) {
             /* The contract: the GPU's bits are the CPU's. */
             std::vector<float> gpu((size_t)n * n), cpu((size_t)n * n);
             CU(cudaMemcpy(gpu.data(), dC, gpu.size() * sizeof(float), cudaMemcpyDeviceToHost));
             loom_dense Ch;
-            TRY(loom_dense_init(&Ch, n, n, n, LOOM_ROW_MAJOR, LOOM_F32, LOOM_MEMORY_HOST, cpu.data()));
-            TRY(loom_dual_gemm_plan_create(ctx, &p, Ab, Bb, &Ch, LOOM_BACKEND_OPENMP));
-            TRY(loom_dual_gemm_execute(p, 1.0, 0.0, &Ch));
-            TRY(loom_dual_gemm_plan_destroy(&p));
+            LM(loom_dense_init(&Ch, n, n, n, LOOM_ROW_MAJOR, LOOM_F32, LOOM_MEMORY_HOST, cpu.data()));
+            LM(loom_dual_gemm_plan_create(ctx, &p, Ab, Bb, &Ch, LOOM_BACKEND_OPENMP));
+            LM(loom_dual_gemm_execute(p, 1.0, 0.0, &Ch));
+            LM(loom_dual_gemm_plan_destroy(&p));
             bits = memcmp(gpu.data(), cpu.data(), gpu.size() * sizeof(float)) ? "DIFFER" : "same";
         }
         int64_t nnz_c = -1;
@@ -472,7 +464,7 @@ static void table_iii(loom_context *ctx, int reps, int conv_reps, double w_spars
 {
     const loom_conv_shape sh = {1, 128, 56, 56, 128, 3, 3, 1, 1, 1, 1, 1, 1};
     int64_t oh, ow;
-    TRY(loom_conv_output_size(&sh, &oh, &ow));
+    LM(loom_conv_output_size(&sh, &oh, &ow));
     const int64_t xr = sh.batch * sh.channels * sh.height, crs = sh.channels * 9, pq = oh * ow;
     printf("\n== Table III on the GPU: im2col of a ResNet-18 layer, %lld x %lld input, 3x3, "
            "%lld -> %lld channels, stride 1, pad 1, f32\n",
@@ -498,12 +490,12 @@ static void table_iii(loom_context *ctx, int reps, int conv_reps, double w_spars
     std::vector<float> w((size_t)sh.filters * crs);
     fill_sparse(w, w_sparsity);
     loom_dense Wd;
-    TRY(loom_dense_init(&Wd, sh.filters, crs, crs, LOOM_ROW_MAJOR, LOOM_F32, LOOM_MEMORY_HOST,
+    LM(loom_dense_init(&Wd, sh.filters, crs, crs, LOOM_ROW_MAJOR, LOOM_F32, LOOM_MEMORY_HOST,
                         w.data()));
     loom_bitmap *W;
-    TRY(loom_bitmap_from_dense(ctx, &Wd, LOOM_BITMAP_COLUMNS, &W));
+    LM(loom_bitmap_from_dense(ctx, &Wd, LOOM_BITMAP_COLUMNS, &W));
     loom_bitmap_view wv;
-    TRY(loom_bitmap_view_get(W, &wv));
+    LM(loom_bitmap_view_get(W, &wv));
     dual_cuda_bitmap dW;
     DC(loom__dual_cuda_upload(wv.rows, wv.cols, wv.tile_rows, wv.tile_cols, wv.nnz, wv.tile_bits,
                               wv.masks, wv.tile_offsets, nullptr, wv.values, 4, &dW));
@@ -556,26 +548,26 @@ static void table_iii(loom_context *ctx, int reps, int conv_reps, double w_spars
          * bits against the OpenMP backend. */
         std::vector<float> y_ref((size_t)sh.filters * pq), y((size_t)sh.filters * pq);
         loom_dense Xd, Yd;
-        TRY(loom_dense_init(&Xd, xr, sh.width, sh.width, LOOM_ROW_MAJOR, LOOM_F32, LOOM_MEMORY_HOST,
+        LM(loom_dense_init(&Xd, xr, sh.width, sh.width, LOOM_ROW_MAJOR, LOOM_F32, LOOM_MEMORY_HOST,
                             X.data()));
         bool have_ref = loom_backend_available(LOOM_BACKEND_OPENMP) == LOOM_SUCCESS;
         if (have_ref) {
-            TRY(loom_dense_init(&Yd, sh.filters * oh, ow, ow, LOOM_ROW_MAJOR, LOOM_F32,
+            LM(loom_dense_init(&Yd, sh.filters * oh, ow, ow, LOOM_ROW_MAJOR, LOOM_F32,
                                 LOOM_MEMORY_HOST, y_ref.data()));
             loom_conv_plan *p;
-            TRY(loom_conv_plan_create(ctx, &p, &sh, W, LOOM_IM2COL_BITMAP, LOOM_BACKEND_OPENMP));
-            TRY(loom_conv_execute(p, 1.0, &Xd, 0.0, &Yd));
-            TRY(loom_conv_plan_destroy(&p));
+            LM(loom_conv_plan_create(ctx, &p, &sh, W, LOOM_IM2COL_BITMAP, LOOM_BACKEND_OPENMP));
+            LM(loom_conv_execute(p, 1.0, &Xd, 0.0, &Yd));
+            LM(loom_conv_plan_destroy(&p));
         }
         const char *bits = have_ref ? "same" : "unchecked";
         double conv_ms[3];
         for (int strat = 0; strat < 3; strat++) {
-            TRY(loom_dense_init(&Yd, sh.filters * oh, ow, ow, LOOM_ROW_MAJOR, LOOM_F32,
+            LM(loom_dense_init(&Yd, sh.filters * oh, ow, ow, LOOM_ROW_MAJOR, LOOM_F32,
                                 LOOM_MEMORY_HOST, y.data()));
             loom_conv_plan *p;
-            TRY(loom_conv_plan_create(ctx, &p, &sh, W, (loom_im2col)strat, LOOM_BACKEND_CUDA));
-            conv_ms[strat] = time_ms(conv_reps, [&] { TRY(loom_conv_execute(p, 1.0, &Xd, 0.0, &Yd)); });
-            TRY(loom_conv_plan_destroy(&p));
+            LM(loom_conv_plan_create(ctx, &p, &sh, W, (loom_im2col)strat, LOOM_BACKEND_CUDA));
+            conv_ms[strat] = time_ms(conv_reps, [&] { LM(loom_conv_execute(p, 1.0, &Xd, 0.0, &Yd)); });
+            LM(loom_conv_plan_destroy(&p));
             if (have_ref && memcmp(y.data(), y_ref.data(), y.size() * 4))
                 bits = "DIFFER";
         }
@@ -665,7 +657,7 @@ int main(int argc, char **argv)
     reps = std::max(reps, 1);
     conv_reps = std::max(conv_reps, 1);
     loom_context *ctx;
-    TRY(loom_context_create(&ctx));
+    LM(loom_context_create(&ctx));
     if (loom_backend_available(LOOM_BACKEND_CUDA) != LOOM_SUCCESS) {
         printf("SKIP: no CUDA device: %s\n", loom_last_error());
         return 77;

@@ -8,19 +8,19 @@ EXTRA_DIST += bench/gpu_bench.cu bench/plot_gpu.py bench/run_gpu_bench.sh bench/
 
 if LOOM_HAVE_CUDA
 gpu_bench_program = bench/gpu_bench$(EXEEXT)
+# One nvcc command builds a one-file benchmark ($<) against libloom.
+loom_gpu_bench_build = $(NVCC) $(NVCC_ARCH_FLAGS) -std=c++17 -O3 -I$(top_srcdir)/include -o $@ \
+	$< lib/.libs/libloom.so $(CUDA_BENCH_LIBS) -Xlinker -rpath -Xlinker $(abs_top_builddir)/lib/.libs
+
 bench/gpu_bench$(EXEEXT): $(srcdir)/bench/gpu_bench.cu $(srcdir)/bench/gpu_check.h lib/libloom.la
 	@$(MKDIR_P) bench
-	$(AM_V_GEN)$(NVCC) $(NVCC_ARCH_FLAGS) -std=c++17 -O3 -I$(top_srcdir)/include -o $@ \
-		$(srcdir)/bench/gpu_bench.cu lib/.libs/libloom.so $(CUDA_BENCH_LIBS) \
-		-Xlinker -rpath -Xlinker $(abs_top_builddir)/lib/.libs
+	$(AM_V_GEN)$(loom_gpu_bench_build)
 CLEANFILES += bench/gpu_bench$(EXEEXT)
 
 # plan_cost: where a CUDA plan's creation time goes (tune's cost, issue #6).
 bench/plan_cost$(EXEEXT): $(srcdir)/bench/plan_cost.cu $(srcdir)/bench/gpu_check.h lib/libloom.la
 	@$(MKDIR_P) bench
-	$(AM_V_GEN)$(NVCC) $(NVCC_ARCH_FLAGS) -std=c++17 -O3 -I$(top_srcdir)/include -o $@ \
-		$(srcdir)/bench/plan_cost.cu lib/.libs/libloom.so $(CUDA_BENCH_LIBS) \
-		-Xlinker -rpath -Xlinker $(abs_top_builddir)/lib/.libs
+	$(AM_V_GEN)$(loom_gpu_bench_build)
 CLEANFILES += bench/plan_cost$(EXEEXT)
 gpu_bench_program += bench/plan_cost$(EXEEXT)
 else
