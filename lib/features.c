@@ -22,8 +22,8 @@ loom_status loom_csr_features(const loom_csr *A, loom_features *f)
     r.nnz = A->nnz;
     /* Integer lengths, and the squares summed in four lanes: one chain of
      * dependent double additions costs 1 ns a row (260 us on a matrix of
-     * 258k rows, more than its SpMV on a GPU).  The sums are of integers
-     * below 2^53, so exact in any order. */
+     * 258k rows, more than its SpMV on a GPU).  The squares are integers,
+     * so the sum is exact in any order while it stays below 2^53. */
     int64_t max = 0, min = A->rows > 0 ? INT64_MAX : 0, empty = 0, i = 0;
     double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
 #define LOOM_FEATURES_ROW(i, s)                                                                    \

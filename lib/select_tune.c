@@ -10,9 +10,9 @@
  * host clock (DEVICE_FINAL_RUNS in one batch on a device clock): at most
  * 2C + 24 runs on the host, 2C + 6 on a device, plus each candidate's
  * preprocessing.  C is the model's best TOP_BY_MODEL (TOP_BY_MODEL_DEVICE)
- * when the backend has a model (26 runs on the host, 12 on a GPU): the
+ * when the backend has a model (32 runs on the host, 12 on a GPU): the
  * model keeps the slow candidates, which dominate the cost, away; else the
- * backend's list (12 for OpenMP: 42 runs).  A finalist is judged by the
+ * backend's list (12 for OpenMP: 48 runs).  A finalist is judged by the
  * median of its interleaved rounds on the host, by its fastest run on a
  * device clock (time_spmm); the model's own choice stays unless measured
  * more than PRIOR_MARGIN slower than the best.  The plan's explanation

@@ -1,7 +1,8 @@
 /*
  * dual_common.cuh - what the CUDA dual backend's kernels share: the
  * explicit fused multiply-add of each precision, 16-byte vectors, warp
- * scans, bit access, and the launch shapes.  Device code only; included by the dual_*.cu files.
+ * scans, bit access, and the launch shapes.  Device code only; included
+ * by the dual_*.cu files.
  */
 #ifndef LOOM_DUAL_COMMON_CUH
 #define LOOM_DUAL_COMMON_CUH

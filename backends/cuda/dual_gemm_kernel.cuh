@@ -25,7 +25,6 @@ namespace loom_dual {
 constexpr int WARPS = 8, THREADS = WARPS * 32;
 constexpr int ROWS = 4; /* rows of C per warp in each 32-row group */
 
-
 /* What one k of a walk needs from shared memory. */
 template <typename real, int CPL> struct ab_union {
     real a[ROWS], b[CPL];

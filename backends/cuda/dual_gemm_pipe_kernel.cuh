@@ -84,7 +84,6 @@ __device__ __forceinline__ void walk_k(uint32_t bits, Load load, Apply apply)
     }
 }
 
-
 /* The block's panel: tile u of k-tile tk is A's tile (ti0+u, tk) for
  * u < 2 (its row groups), else B's tile (tk, tj0+u-2) (its column tiles).
  * Fields are copied and picked one by one: a reference to a kernel
