@@ -45,7 +45,9 @@ template <typename T> struct launch_shape {
     dim3 grid;
 };
 
-/* Columns per lane: 1, 2 or 4, never wider than 16 bytes nor than X allows. */
+/* Columns per lane: 1, 2 or 4, never wider than 16 bytes nor than X allows.
+ * SR at 8 <= N < 16 takes 2, not 4, so that a group has the 4 lanes the
+ * wide walks need (the plan builds their segments or row bins from N = 8). */
 template <typename T>
 static int columns_per_lane(const loomcu_problem *p, const loom_strategy *s)
 {
@@ -54,6 +56,8 @@ static int columns_per_lane(const loomcu_problem *p, const loom_strategy *s)
         v = floor_pow2(s->coarsen < 4 ? s->coarsen : 4);
     else if (s->techniques & LOOM_TECH_VDL)
         v = p->n >= 4 ? 4 : p->n >= 2 ? 2 : 1;
+    if (s->coarsen == 0 && s->kloop == LOOM_K_SR && p->n >= 8 && p->n < 16 && v > 2)
+        v = 2;
     if (v > p->x_vector_width)
         v = p->x_vector_width;
     if ((int)sizeof(T) * v > 16)
@@ -135,7 +139,7 @@ template <typename T> struct rb_sr_binned_family {
     operands<T> p; row_bins_view bins; unsigned blocks; cudaStream_t st;
     template <int G, int V> void run() const
     {
-        if constexpr (G * V >= 16)
+        if constexpr (G * V >= 8)
             rb_sr_binned_kernel<T, G, V><<<blocks, block_threads, 0, st>>>(p, bins);
     }
 };
@@ -156,7 +160,7 @@ template <typename T> struct eb_sr_segments_family {
     operands<T> p; segments_view<T> segs; unsigned blocks; cudaStream_t st;
     template <int G, int V> void run() const
     {
-        if constexpr (G * V >= 16)
+        if constexpr (G * V >= 8)
             eb_sr_segments_kernel<T, G, V><<<blocks, block_threads, 0, st>>>(p, segs);
     }
 };
@@ -312,7 +316,7 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
     if (s->mloop == LOOM_M_EB && sr && segs && pr->nnz > 0) {
         /* The plan makes segments only at N = 1 and where the wide walk applies. */
         const int G = sr_group(pr, V);
-        if (pr->n != 1 && (G < 4 || G * V < 16))
+        if (pr->n != 1 && (G < 4 || G * V < 8))
             return cudaErrorInvalidValue;
         return launch_segments<T>(p, segs, s->chunk, G, V, st);
     }
@@ -327,7 +331,7 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
         return cudaGetLastError();
     }
     if (s->mloop == LOOM_M_RB) {
-        if (sr && sr_group(pr, V) >= 4 && bins && sr_group(pr, V) * V >= 16 &&
+        if (sr && sr_group(pr, V) >= 4 && bins && sr_group(pr, V) * V >= 8 &&
             bins->n_long + bins->n_short == p.m) {
             launch_binned<T>(p, bins, sr_group(pr, V), V, st);
         } else if (sr && sr_group(pr, V) >= 4) {
