@@ -491,6 +491,7 @@ int main(int argc, char **argv)
                 cp.alpha = 1;
                 cp.beta = 0;
                 cp.x_vector_width = n % 4 == 0 ? 4 : n % 2 == 0 ? 2 : 1;
+                cp.y_vector_width = cp.x_vector_width;
                 /* RB designs without plan data (EB and the row bins need a plan) */
                 loom_strategy ss[5];
                 memset(ss, 0, sizeof ss);

@@ -153,14 +153,14 @@ static loom_status cuda_describe_hardware(char *buf, size_t len)
     return LOOM_SUCCESS;
 }
 
-/* The widest vector (1, 2 or 4 elements) that every row of X starts on. */
-static int x_vector_width(const loom_dense *X)
+/* The widest vector (1, 2 or 4 elements) that every row of D starts on. */
+static int vector_width(const loom_dense *D)
 {
-    if (X->layout != LOOM_ROW_MAJOR)
+    if (D->layout != LOOM_ROW_MAJOR)
         return 1;
-    size_t es = loom_dtype_size(X->dtype);
+    size_t es = loom_dtype_size(D->dtype);
     for (int v = 4; v > 1; v /= 2)
-        if ((uintptr_t)X->data % (es * (size_t)v) == 0 && X->ld % v == 0)
+        if ((uintptr_t)D->data % (es * (size_t)v) == 0 && D->ld % v == 0)
             return v;
     return 1;
 }
@@ -171,6 +171,13 @@ static loom_status cuda_spmm(loom_plan *plan, double alpha, const loom_dense *X,
     if (plan->strategy.kloop == LOOM_K_TC)
         return loomcu_tc_spmm_plan(plan, alpha, X, beta, Y);
     const loom_csr *A = plan->A;
+    /* The wide kernels address X's rows with a 32-bit byte stride. */
+    if (X->layout == LOOM_ROW_MAJOR &&
+        (uint64_t)X->ld * loom_dtype_size(X->dtype) > (uint64_t)UINT32_MAX)
+        return loom__error(LOOM_ERR_NOT_SUPPORTED,
+                           "cuda: X's leading dimension %lld is too large (rows of 4 GiB or "
+                           "more are not supported)",
+                           (long long)X->ld);
     loomcu_problem p;
     p.m = A->rows;
     p.k = A->cols;
@@ -187,7 +194,8 @@ static loom_status cuda_spmm(loom_plan *plan, double alpha, const loom_dense *X,
     p.y_col_stride = Y->layout == LOOM_ROW_MAJOR ? 1 : Y->ld;
     p.alpha = alpha;
     p.beta = beta;
-    p.x_vector_width = x_vector_width(X);
+    p.x_vector_width = vector_width(X);
+    p.y_vector_width = vector_width(Y);
     cudaStream_t stream = (cudaStream_t)plan->ctx.stream;
     const loomcu_plan_data *d = plan->backend_data;
     cudaError_t err = plan->dtype == LOOM_F32 ? loomcu_spmm_f32(&p, &plan->strategy, d, stream)

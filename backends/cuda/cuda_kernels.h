@@ -28,6 +28,7 @@ typedef struct loomcu_problem {
     int64_t y_row_stride, y_col_stride;
     double alpha, beta;
     int x_vector_width; /* widest V for which X rows are V-aligned (1, 2 or 4) */
+    int y_vector_width; /* the same for Y */
 } loomcu_problem;
 
 /* The plan's EB preprocessing on the device (cuda_plan.c). */

@@ -52,6 +52,8 @@ template <typename T> struct operands {
     T *__restrict__ y;
     int64_t yrs, ycs;
     T alpha, beta;
+    int yvw; /* widest V (1, 2, 4) for which Y rows are V-aligned, row-major */
+    uint32_t xrsb; /* xrs in bytes (row-major X; the wide walks' addressing) */
 };
 
 /* EB state of a launch: the plan's chunk map and carry buffers, and the
@@ -100,6 +102,39 @@ template <> struct vector_load<double, 4> { /* never launched: wider than 16 byt
     }
 };
 
+/* One aligned vector store of V elements (the counterpart of vector_load);
+ * through __stcg, since nvcc split a plain float4 assignment into scalar
+ * stores here. */
+template <typename T, int V> struct vector_store;
+template <typename T> struct vector_store<T, 1> {
+    static __device__ __forceinline__ void put(T *q, const T (&v)[1]) { *q = v[0]; }
+};
+template <> struct vector_store<float, 2> {
+    static __device__ __forceinline__ void put(float *q, const float (&v)[2])
+    {
+        __stcg(reinterpret_cast<float2 *>(q), make_float2(v[0], v[1]));
+    }
+};
+template <> struct vector_store<float, 4> {
+    static __device__ __forceinline__ void put(float *q, const float (&v)[4])
+    {
+        __stcg(reinterpret_cast<float4 *>(q), make_float4(v[0], v[1], v[2], v[3]));
+    }
+};
+template <> struct vector_store<double, 2> {
+    static __device__ __forceinline__ void put(double *q, const double (&v)[2])
+    {
+        __stcg(reinterpret_cast<double2 *>(q), make_double2(v[0], v[1]));
+    }
+};
+template <> struct vector_store<double, 4> { /* never launched: wider than 16 bytes */
+    static __device__ __forceinline__ void put(double *q, const double (&v)[4])
+    {
+        for (int i = 0; i < 4; i++)
+            q[i] = v[i];
+    }
+};
+
 /* X(k, c .. c+V-1).  V > 1 only when X is row-major with aligned rows (the
  * launcher checks), so a whole vector is one load: the VDL technique.
  * Columns at or past n read as zero (their results are never written). */
@@ -116,18 +151,40 @@ __device__ __forceinline__ void load_x(const operands<T> &p, int64_t k, int64_t 
     }
 }
 
-/* load_x for row-major X (x_col_stride 1), as the wide walks have it:
- * no column-stride arithmetic, which keeps them in fewer registers. */
+/* X(k, c .. c+V-1) for row-major X, as the wide walks load it: xc is
+ * X(0, c) as bytes and xrsb the row stride in bytes (below 4 GiB: the
+ * backend checks), so a row's address is one 32 x 32 -> 64-bit
+ * multiply-add.  full: all V columns exist (c + V <= n); otherwise the
+ * columns at or past n read as zero. */
 template <typename T, int V>
-__device__ __forceinline__ void load_x_rm(const operands<T> &p, int64_t k, int64_t c, T (&out)[V])
+__device__ __forceinline__ void load_x_rm(const char *xc, int32_t k, uint32_t xrsb, bool full,
+                                          int64_t c, int64_t n, T (&out)[V])
 {
-    const T *q = p.x + k * p.xrs + c;
-    if (V > 1 && c + V <= p.n) {
+    const T *q = reinterpret_cast<const T *>(xc + (uint64_t)(uint32_t)k * xrsb);
+    if (full) {
         vector_load<T, V>::get(q, out);
     } else {
 #pragma unroll
         for (int i = 0; i < V; i++)
-            out[i] = (c + i < p.n) ? __ldg(q + i) : T(0);
+            out[i] = (c + i < n) ? __ldg(q + i) : T(0);
+    }
+}
+
+/* q = w / d, r = w % d (w >= 0, d >= 1) for the kernels' index splits:
+ * none when d is 1, 32-bit when both fit; a 64-bit division is a long
+ * software routine on the GPU, and these run once per lane and work item. */
+__device__ __forceinline__ void split_index(int64_t w, int64_t d, int64_t &q, int64_t &r)
+{
+    if (d == 1) {
+        q = w;
+        r = 0;
+    } else if ((uint64_t)w <= 0xffffffffu && (uint64_t)d <= 0xffffffffu) {
+        const uint32_t q32 = (uint32_t)w / (uint32_t)d;
+        q = q32;
+        r = (int64_t)((uint32_t)w - q32 * (uint32_t)d);
+    } else {
+        q = w / d;
+        r = w - q * d;
     }
 }
 
@@ -162,11 +219,30 @@ __device__ __forceinline__ U shfl_up(unsigned mask, U v, int delta)
     return __shfl_up_sync(mask, v, delta, G);
 }
 
-/* Write finish(acc[i]) to Y(i_row, c + i) for the columns that exist. */
+/* Write finish(acc[i]) to Y(i_row, c + i) for the columns that exist:
+ * one vector store where Y's rows allow (c is a multiple of V), else
+ * element by element (four scalar stores of a lane V apart fill an eighth
+ * of each sector they touch).  The same finish() either way. */
 template <typename T, int V>
 __device__ __forceinline__ void finish_columns(const operands<T> &p, int64_t row, int64_t c,
                                                int64_t c_end, const T (&acc)[V])
 {
+    if (V > 1 && V <= p.yvw && c + V <= c_end) {
+        typedef arith<T> A;
+        T *q = p.y + row * p.yrs + c;
+        T out[V];
+        if (p.beta == T(0)) {
+#pragma unroll
+            for (int i = 0; i < V; i++)
+                out[i] = A::mul(p.alpha, acc[i]);
+        } else {
+#pragma unroll
+            for (int i = 0; i < V; i++)
+                out[i] = A::fma(p.alpha, acc[i], A::mul(p.beta, q[i]));
+        }
+        vector_store<T, V>::put(q, out);
+        return;
+    }
 #pragma unroll
     for (int i = 0; i < V; i++)
         if (c + i < c_end)

@@ -33,14 +33,25 @@ template <typename T> struct segments_view {
     int64_t slab_c0, slab_w;           /* this launch's columns */
 };
 
+/* The end of the segment of `row` that begins at b: the row's end or the
+ * chunk's, whichever comes first. */
+template <typename T>
+__device__ __forceinline__ int64_t segment_end(const operands<T> &p, const segments_view<T> &s,
+                                               int64_t row, int64_t b)
+{
+    int64_t q, r;
+    split_index(b, s.chunk, q, r);
+    const int64_t chunk_end = b - r + s.chunk, row_end = __ldg(p.ro + row + 1);
+    return row_end < chunk_end ? row_end : chunk_end;
+}
+
 /* One segment for this lane's V columns from c (inside the slab). */
 template <typename T, int G, int V, int U>
 __device__ __forceinline__ void segment_piece(const operands<T> &p, const segments_view<T> &s,
                                               int64_t i, int64_t c)
 {
     const int64_t row = __ldg(s.row + i), b = __ldg(s.begin + i), slot = __ldg(s.slot + i);
-    const int64_t chunk_end = (b / s.chunk + 1) * s.chunk, row_end = __ldg(p.ro + row + 1);
-    const int64_t e = row_end < chunk_end ? row_end : chunk_end;
+    const int64_t e = segment_end(p, s, row, b);
     const int64_t slab_end = s.slab_c0 + s.slab_w < p.n ? s.slab_c0 + s.slab_w : p.n;
     T acc[V];
     wide_sum<T, G, V, U>(p, b, e, c, acc);
@@ -58,7 +69,7 @@ __device__ __forceinline__ void segment_piece(const operands<T> &p, const segmen
 /* Blocks [0, long_blocks) take the long segments, the rest the short ones;
  * a work item is (segment, tile of the slab's columns). */
 template <typename T, int G, int V>
-__global__ void __launch_bounds__(256, 3) eb_sr_segments_kernel(operands<T> p, segments_view<T> s)
+__global__ void __launch_bounds__(256, 4) eb_sr_segments_kernel(operands<T> p, segments_view<T> s)
 {
     typedef binned_shape<T, G, V> S;
     if ((int64_t)blockIdx.x < s.long_blocks) {
@@ -66,17 +77,20 @@ __global__ void __launch_bounds__(256, 3) eb_sr_segments_kernel(operands<T> p, s
         const int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / S::GL;
         if (w >= s.n_long * tiles)
             return; /* whole groups leave together */
-        segment_piece<T, S::GL, 1, S::UL>(p, s, w / tiles,
-                                          s.slab_c0 + (w % tiles) * S::GL + (threadIdx.x & (S::GL - 1)));
+        int64_t seg, tile;
+        split_index(w, tiles, seg, tile);
+        segment_piece<T, S::GL, 1, S::UL>(p, s, seg,
+                                          s.slab_c0 + tile * S::GL + (threadIdx.x & (S::GL - 1)));
     } else {
         const int64_t tile_w = (int64_t)G * V;
         const int64_t tiles = (s.slab_w + tile_w - 1) / tile_w;
         const int64_t w = ((int64_t)(blockIdx.x - s.long_blocks) * blockDim.x + threadIdx.x) / G;
         if (w >= s.n_short * tiles)
             return;
-        segment_piece<T, G, V, S::US>(p, s, s.n_long + w / tiles,
-                                      s.slab_c0 + (w % tiles) * tile_w +
-                                          (int64_t)(threadIdx.x & (G - 1)) * V);
+        int64_t seg, tile;
+        split_index(w, tiles, seg, tile);
+        segment_piece<T, G, V, S::US>(p, s, s.n_long + seg,
+                                      s.slab_c0 + tile * tile_w + (int64_t)(threadIdx.x & (G - 1)) * V);
     }
 }
 
@@ -93,8 +107,7 @@ __global__ void __launch_bounds__(256) eb_sr_n1_segments_kernel(operands<T> p, s
         return; /* whole groups leave together */
     const int64_t i = is_long ? w : s.n_long + w;
     const int64_t row = __ldg(s.row + i), b = __ldg(s.begin + i), slot = __ldg(s.slot + i);
-    const int64_t chunk_end = (b / s.chunk + 1) * s.chunk, row_end = __ldg(p.ro + row + 1);
-    const int64_t e = row_end < chunk_end ? row_end : chunk_end;
+    const int64_t e = segment_end(p, s, row, b);
     const T acc = is_long ? narrow_sum<T, narrow_long_lanes>(p, b, e)
                           : narrow_sum<T, narrow_short_lanes>(p, b, e);
     if ((threadIdx.x & (G - 1)) != 0)

@@ -97,6 +97,8 @@ static operands<T> make_operands(const loomcu_problem *p)
     o.ycs = p->y_col_stride;
     o.alpha = (T)p->alpha;
     o.beta = (T)p->beta;
+    o.yvw = p->y_col_stride == 1 ? p->y_vector_width : 1;
+    o.xrsb = (uint32_t)(p->x_row_stride * (int64_t)sizeof(T)); /* < 4 GiB: cuda_spmm checks */
     return o;
 }
 

@@ -143,6 +143,8 @@ __device__ __forceinline__ void wide_sum(const operands<T> &p, int64_t b, int64_
 #pragma unroll
     for (int i = 0; i < V; i++)
         acc[i] = T(0);
+    const char *xc = reinterpret_cast<const char *>(p.x + c);
+    const bool full = c + V <= p.n;
     int32_t col;
     T a;
     load_pair(p, b + lane, e, col, a);
@@ -158,7 +160,7 @@ __device__ __forceinline__ void wide_sum(const operands<T> &p, int64_t b, int64_
             T xv[U][V];
 #pragma unroll
             for (int u = 0; u < U; u++)
-                load_x_rm<T, V>(p, shfl<G>(mask, col, t0 + u), c, xv[u]);
+                load_x_rm<T, V>(xc, shfl<G>(mask, col, t0 + u), p.xrsb, full, c, p.n, xv[u]);
 #pragma unroll
             for (int u = 0; u < U; u++) {
                 const T at = shfl<G>(mask, a, t0 + u);
@@ -233,8 +235,10 @@ __global__ void __launch_bounds__(256, 3) rb_sr_binned_kernel(operands<T> p, row
         const int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / S::GL;
         if (w >= bins.n_long * tiles)
             return; /* whole groups leave together */
-        const int64_t row = __ldg(bins.rows + w / tiles);
-        wide_row<T, S::GL, 1, S::UL>(p, row, (w % tiles) * S::GL + (threadIdx.x & (S::GL - 1)));
+        int64_t item, tile;
+        split_index(w, tiles, item, tile);
+        const int64_t row = __ldg(bins.rows + item);
+        wide_row<T, S::GL, 1, S::UL>(p, row, tile * S::GL + (threadIdx.x & (S::GL - 1)));
     } else {
         const int64_t tile_w = (int64_t)G * V;
         const int64_t tiles = (p.n + tile_w - 1) / tile_w;
@@ -242,8 +246,10 @@ __global__ void __launch_bounds__(256, 3) rb_sr_binned_kernel(operands<T> p, row
             ((int64_t)(blockIdx.x - bins.long_blocks) * blockDim.x + threadIdx.x) / G;
         if (w >= bins.n_short * tiles)
             return;
-        const int64_t row = bins.rows ? __ldg(bins.rows + bins.n_long + w / tiles) : w / tiles;
-        wide_row<T, G, V, S::US>(p, row, (w % tiles) * tile_w + (int64_t)(threadIdx.x & (G - 1)) * V);
+        int64_t item, tile;
+        split_index(w, tiles, item, tile);
+        const int64_t row = bins.rows ? __ldg(bins.rows + bins.n_long + item) : item;
+        wide_row<T, G, V, S::US>(p, row, tile * tile_w + (int64_t)(threadIdx.x & (G - 1)) * V);
     }
 }
 
