@@ -8,8 +8,8 @@
 #   dist of the commit to test), cmocka/{include,lib} and benchdata/ (the
 #   .mtx.gz files of ../shared/data/bench).
 #   Run as: LIMIT=570 bash bench/device_run.sh [gpu_bench options]
-# Writes to $OUT: device.txt, build.log, test_cuda.log, bench.tgz,
-# memcheck.log; prints a short summary last.
+# Writes to $OUT: bench.tgz and logs.tgz (device.txt, build.log, the test
+# logs, memcheck.log, racecheck.log); prints a short summary last.
 #   TESTS="test_cuda test_tc": the GPU test programs to run (default test_cuda).
 #   CPU_SWEEP=1: afterwards, the OpenMP selection sweep on the machine's
 #   CPU (loom-sweep --rounds, rules/auto/tune recorded), the matrices split
@@ -18,6 +18,8 @@
 #   SWEEP_MAX_RUNS (40) trade time for quieter medians.
 #   PLAN_COST="MIT8 bcsstk33": first, bench/plan_cost on those matrices
 #   (plan_cost.txt).
+#   RACECHECK=1: after memcheck, compute-sanitizer racecheck on the quick
+#   CUDA suite while time is left.
 R=$(cd "$(dirname "$0")/.." && pwd)/.devrun
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 T0=$(date +%s); el() { echo $(( $(date +%s) - T0 )); }
@@ -72,4 +74,12 @@ if [ "$left" -gt 40 ]; then
         > "$OUT/memcheck.log" 2>&1
     echo "memcheck rc=$? at $(el)s"; grep -h "ERROR SUMMARY" "$OUT/memcheck.log"
 fi
+left=$(( ${LIMIT:-570} - $(el) ))
+if [ -n "${RACECHECK:-}" ] && [ "$left" -gt 40 ]; then
+    LOOM_CUDA_TEST_QUICK=1 timeout $(( left - 15 )) ./libtool --mode=execute compute-sanitizer \
+        --tool racecheck --error-exitcode 9 tests/test_cuda > "$OUT/racecheck.log" 2>&1
+    echo "racecheck rc=$? at $(el)s"; grep -h "ERROR SUMMARY\|RACECHECK SUMMARY" "$OUT/racecheck.log"
+fi
 grep "^#" "$OUT/bench_console.txt" | tail -12
+# One archive of the logs: a call brings back at most 8 files.
+(cd "$OUT" && tar czf logs.tgz --remove-files device.txt $(ls *.log 2>/dev/null))
