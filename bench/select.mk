@@ -13,4 +13,4 @@ bench: bench/loom-sweep
 # The default models, installed in pkgdatadir where the library looks for
 # <backend>.model (LOOM_DATADIR; $LOOM_MODEL_DIR overrides).  See loom-model(5).
 dist_pkgdata_DATA += data/models/openmp.model data/models/cuda.model
-EXTRA_DIST += tools/loom-train bench/select_eval.py bench/gpu_bench_sweep.py
+EXTRA_DIST += tools/loom-train bench/select_eval.py bench/gpu_bench_sweep.py bench/gpu_bench_ab.py
