@@ -254,6 +254,38 @@ __global__ void __launch_bounds__(256, 3) rb_sr_binned_kernel(operands<T> p, row
 }
 
 /*
+ * The SR sum of non-zeros [b, e) at N = 1 by one thread: fma(a[j],
+ * x[col[j]], acc) from +0 in storage order, 4 pairs at a time - their
+ * column indices and values loaded together, then their x gathers, then
+ * the fmas in order (past e: nothing loaded, nothing added) - so a short
+ * row waits on memory twice per 4 non-zeros, not once or twice per
+ * non-zero.  X(k, 0) is x[k * xrs].
+ */
+template <typename T>
+__device__ __forceinline__ T thread_sum(const operands<T> &p, int64_t b, int64_t e)
+{
+    typedef arith<T> A;
+    T acc = T(0);
+    for (int64_t j = b; j < e; j += 4) {
+        int32_t col[4];
+        T a[4], xv[4];
+#pragma unroll
+        for (int u = 0; u < 4; u++) {
+            col[u] = j + u < e ? __ldg(p.ci + j + u) : 0;
+            a[u] = j + u < e ? __ldg(p.val + j + u) : T(0);
+        }
+#pragma unroll
+        for (int u = 0; u < 4; u++)
+            xv[u] = j + u < e ? __ldg(p.x + (int64_t)col[u] * p.xrs) : T(0);
+#pragma unroll
+        for (int u = 0; u < 4; u++)
+            if (j + u < e)
+                acc = A::fma(a[u], xv[u], acc);
+    }
+    return acc;
+}
+
+/*
  * The SR sum of non-zeros [b, e) at N = 1 by a group of G lanes: lane t
  * loads pair t of each batch and its x element (G gathers in flight, the
  * next batch's issued before this one is summed), then every lane runs the
@@ -266,6 +298,8 @@ template <typename T, int G>
 __device__ __forceinline__ T narrow_sum(const operands<T> &p, int64_t b, int64_t e)
 {
     typedef arith<T> A;
+    if constexpr (G == 1)
+        return thread_sum(p, b, e);
     const int lane = threadIdx.x & (G - 1);
     const unsigned mask = group_mask<G>();
     T acc = T(0);
