@@ -17,12 +17,12 @@ averaged over every held-out (matrix, N).  tune needs no training: its
 recorded choices are scored on every matrix, and its cost is its planning
 time in units of the chosen design's SpMM time.
 
-CUDA (sweeps from bench/gpu_bench_sweep.py): the rules are not refitted
-(the refit emulates the CPU backends' rules); their score is that of the C
-rules' own choice as gpu_bench timed it (--select; its design is usually
-not a candidate, so its time comes from chosen_ms).  --repeats gives a
-second timing of some candidates' kernels, from which the table states
-the sweep's noise.
+CUDA (sweeps from bench/gpu_bench_sweep.py): the refit emulates the CUDA
+rules, whose designs carry the speed options of the benchmark's
+candidates; "rules in C" is the C rules' own choice as gpu_bench timed it
+(--select; a design that is not a candidate is scored by its chosen_ms).
+--repeats gives a second timing of some candidates' kernels, from which
+the table states the sweep's noise.
 """
 import argparse
 import csv
@@ -42,12 +42,31 @@ lt = importlib.util.module_from_spec(_spec)
 _loader.exec_module(lt)
 
 
-def rules_choice(f, n, layout, pr_max_n, eb_min_cv, eb_min_mom):
-    """lib/select_rules.c for a CPU backend, with its thresholds as arguments."""
+def lanes_for_mean(mean):
+    w = 2
+    while w < 32 and w < mean:
+        w *= 2
+    return w
+
+
+def rules_choice(f, n, layout, pr_max_n, eb_min_cv, eb_min_mom, backend="openmp"):
+    """lib/select_rules.c, with its thresholds as arguments: the design it
+    names for a CPU backend, or for CUDA (whose speed options it sets as
+    the GPU benchmark's candidates have them)."""
     pr = n <= pr_max_n
     skewed = f["row_cv"] > eb_min_cv or f["max_over_mean"] > eb_min_mom
     name = "%s-%s-%s" % ("eb" if skewed else "rb", "cm" if layout else "rm", "pr" if pr else "sr")
     opts = []
+    if backend == "cuda":
+        if pr:
+            w = lanes_for_mean(f["row_mean"])
+            if skewed:
+                w = max(w, 8)
+                opts.append("chunk=%d" % (64 if w == 8 else 256))
+            opts += ["lanes=%d" % w, "vdl"]
+        else:
+            opts += (["chunk=128"] if skewed else []) + ["vdl", "csc"]
+        return name + ":" + ",".join(opts)
     if skewed:
         opts.append("chunk=256")
     if pr:
@@ -66,10 +85,10 @@ def score(times, key, choice):
     return best / t if t else 0.0
 
 
-def fit_rules(times, rawf, keys):
+def fit_rules(times, rawf, keys, backend):
     best, arg = -1, None
     for g in GRID:
-        s = sum(score(times, k, rules_choice(rawf[k], k[3], 0, *g)) for k in keys) / len(keys)
+        s = sum(score(times, k, rules_choice(rawf[k], k[3], 0, *g, backend)) for k in keys) / len(keys)
         if s > best + 1e-12:
             best, arg = s, g
     return arg
@@ -110,7 +129,6 @@ def main():
 
     rows = lt.read_sweeps(sorted(glob.glob(args.sweep)))
     backend = rows[0]["backend"]
-    cpu_rules = backend != "cuda"  # rules_choice emulates the CPU backends' rules
     times, feats = lt.problems(rows)
     rawf = {}
     feat_cost = {}
@@ -125,8 +143,6 @@ def main():
     fold_of = {m: i % args.folds for i, m in enumerate(order)}
 
     res = {"model (= auto)": [], "rules, refitted": [], "rules, papers' thresholds (before the refit)": [], "best fixed design": []}
-    if not cpu_rules:
-        del res["rules, refitted"], res["rules, papers' thresholds (before the refit)"]
     ns_of = {name: [] for name in res}  # the N of each score, in the same order
     per_n = {}
     fixed_names, rule_fits = [], []
@@ -134,9 +150,8 @@ def main():
         train = [k for k in times if fold_of[k[0]] != fold]
         test = [k for k in times if fold_of[k[0]] == fold]
         models = lt.fit(times, feats, train, args)
-        if cpu_rules:
-            g = fit_rules(times, rawf, train)
-            rule_fits.append(g)
+        g = fit_rules(times, rawf, train, backend)
+        rule_fits.append(g)
         fixed = best_fixed(times, train)
         fixed_names.append(fixed)
         for k in test:
@@ -144,9 +159,9 @@ def main():
             s = score(times, k, choice)
             res["model (= auto)"].append(s)
             per_n.setdefault(k[3], []).append(s)
-            if cpu_rules:
-                res["rules, refitted"].append(score(times, k, rules_choice(rawf[k], k[3], 0, *g)))
-                res["rules, papers' thresholds (before the refit)"].append(score(times, k, rules_choice(rawf[k], k[3], 0, 4, 1.0, 32.0)))
+            res["rules, refitted"].append(score(times, k, rules_choice(rawf[k], k[3], 0, *g, backend)))
+            res["rules, papers' thresholds (before the refit)"].append(
+                score(times, k, rules_choice(rawf[k], k[3], 0, 4, 1.0, 32.0, backend)))
             res["best fixed design"].append(score(times, k, fixed))
             for name in res:
                 if len(ns_of[name]) < len(res[name]):
@@ -225,12 +240,11 @@ def main():
         out.append("| %d | %s |" % (n, " | ".join(
             "%.3f" % geo([v for v, m in zip(res[name], ns_of[name]) if m == n]) for name in by_n)))
     out.append("\nBest fixed design per fold: %s" % ", ".join(fixed_names))
-    if cpu_rules:
-        out.append("Refitted rule thresholds per fold (PR_MAX_N, EB_MIN_CV, EB_MIN_MAX_OVER_MEAN): %s"
-                   % ", ".join("(%g, %g, %g)" % g for g in rule_fits))
-        g_all = fit_rules(times, rawf, list(times))
-        out.append("Thresholds refitted on all matrices: PR_MAX_N %g, EB_MIN_CV %g, EB_MIN_MAX_OVER_MEAN %g"
-                   % g_all)
+    out.append("Refitted rule thresholds per fold (PR_MAX_N, EB_MIN_CV, EB_MIN_MAX_OVER_MEAN): %s"
+               % ", ".join("(%g, %g, %g)" % g for g in rule_fits))
+    g_all = fit_rules(times, rawf, list(times), backend)
+    out.append("Thresholds refitted on all matrices: PR_MAX_N %g, EB_MIN_CV %g, EB_MIN_MAX_OVER_MEAN %g"
+               % g_all)
     if args.repeats:
         ratio, perfect = [], []
         with lt.open_text(args.repeats) as f:

@@ -152,7 +152,8 @@ LOOM_INTERNAL loom_status loom__eb_chunk_rows(const int64_t *row_offsets, int64_
                                               int64_t nnz, int64_t chunk, int64_t **first_row,
                                               int64_t *chunks);
 
-/* Selection by the rules of the papers; writes the reasoning into why. */
+/* Selection by the rules of the papers (thresholds refitted per backend,
+ * select_rules.c); writes the reasoning into why. */
 LOOM_INTERNAL void loom__select_rules(const loom_features *f, int64_t n, loom_layout layout,
                                       loom_backend_id backend, loom_strategy *s, char *why,
                                       size_t len);

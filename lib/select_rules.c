@@ -6,13 +6,20 @@
  *   M-loop: element balance when row lengths are skewed (std/mean above a
  *           threshold, or a row far longer than the mean), else row balance.
  *   N-loop: follow the layout of X and Y, so the inner loop is contiguous.
- * The papers' thresholds (GPU) stay for the CUDA and reference backends.
- * The OpenMP backend's were refitted on loom's own measurements
- * (bench/select_eval.py, bench/results/selection/openmp.md: 38 matrices,
- * N = 1..256, 2 threads): on it neither PR nor EB paid for itself at
- * any tested threshold, so its rules always say RB and SR (held out: 0.943
- * of the oracle against 0.668 with the papers' thresholds).  Refit again
- * when the backend's kernels change.
+ * The papers' thresholds stay for the reference backend.  The others'
+ * were refitted on loom's own measurements (bench/select_eval.py, tables
+ * in bench/results/selection/):
+ *   - OpenMP (38 matrices, N = 1..256, 2 threads): neither PR nor EB paid
+ *     for itself at any tested threshold, so its rules always say RB and
+ *     SR (held out: 0.943 of the oracle against 0.668 with the papers'
+ *     thresholds);
+ *   - CUDA (H100, 38 matrices, N = 1..512): PR up to N = 8, EB where
+ *     std/mean > 3 or max/mean > 64, and the designs' speed options as the
+ *     benchmark's candidates have them (VDL, and CSC under SR; EB+SR in
+ *     chunks of 128): held out 0.878 of the oracle, against 0.83 for the
+ *     papers' thresholds with the same designs and 0.67 for the rules
+ *     before the refit.
+ * Refit again when a backend's kernels change.
  */
 #include "config.h"
 #include "loom_internal.h"
@@ -20,14 +27,16 @@
 #include <stdio.h>
 
 typedef struct rule_thresholds {
+    const char *name;            /* in the explanation */
     int64_t pr_max_n;            /* PR when N <= this */
     double eb_min_cv;            /* EB when std/mean > this ... */
     double eb_min_max_over_mean; /* ... or max/mean > this */
 } rule_thresholds;
 
-static const rule_thresholds papers = {4, 1.0, 32.0};
+static const rule_thresholds papers = {"the papers'", 4, 1.0, 32.0};
 /* Refitted: a threshold no matrix reaches means "never". */
-static const rule_thresholds openmp_refit = {0, 1e9, 1e9};
+static const rule_thresholds openmp_refit = {"refitted", 0, 1e9, 1e9};
+static const rule_thresholds cuda_refit = {"refitted", 8, 3.0, 64.0};
 
 static int lanes_for_mean(double mean)
 {
@@ -37,30 +46,52 @@ static int lanes_for_mean(double mean)
     return w;
 }
 
+/* The CUDA designs as the refit scored them (the benchmark's candidates):
+ * PR with a group of lanes matching the mean row length (GE-SpMM's
+ * sub-warps; under EB at least 8, in chunks of 64 for 8 lanes and 256
+ * for more) and VDL; SR with VDL and CSC, EB+SR in chunks of 128. */
+static void cuda_options(const loom_features *f, loom_strategy *s)
+{
+    s->techniques = LOOM_TECH_VDL;
+    if (s->kloop == LOOM_K_PR) {
+        s->lanes = lanes_for_mean(f->row_mean);
+        if (s->mloop == LOOM_M_EB) {
+            s->lanes = s->lanes < 8 ? 8 : s->lanes;
+            s->chunk = s->lanes == 8 ? 64 : 256;
+        }
+    } else {
+        s->techniques |= LOOM_TECH_CSC;
+        s->chunk = 128;
+    }
+}
+
 void loom__select_rules(const loom_features *f, int64_t n, loom_layout layout, loom_backend_id backend,
                         loom_strategy *s, char *why, size_t len)
 {
-    const rule_thresholds *t = backend == LOOM_BACKEND_OPENMP ? &openmp_refit : &papers;
+    const rule_thresholds *t = backend == LOOM_BACKEND_OPENMP ? &openmp_refit
+                               : backend == LOOM_BACKEND_CUDA ? &cuda_refit
+                                                              : &papers;
     bool pr = n <= t->pr_max_n;
     bool skewed = f->row_cv > t->eb_min_cv || f->max_over_mean > t->eb_min_max_over_mean;
     loom_strategy_design(0, s);
     s->kloop = pr ? LOOM_K_PR : LOOM_K_SR;
     s->mloop = skewed ? LOOM_M_EB : LOOM_M_RB;
     s->nloop = layout == LOOM_ROW_MAJOR ? LOOM_N_RM : LOOM_N_CM;
-    /* Lanes: a GPU group matches the typical row length (GE-SpMM's
-     * sub-warps); a CPU keeps one SIMD register's width. */
-    s->lanes = backend == LOOM_BACKEND_CUDA ? lanes_for_mean(f->row_mean) : 8;
-    s->chunk = backend == LOOM_BACKEND_CUDA ? 8 * (int64_t)s->lanes : 256;
-    if (s->chunk % s->lanes)
-        s->chunk = s->lanes * 32;
+    if (backend == LOOM_BACKEND_CUDA) {
+        cuda_options(f, s);
+    } else {
+        /* A CPU keeps one SIMD register's width of lanes. */
+        s->lanes = 8;
+        s->chunk = 256;
+    }
     snprintf(why, len,
              "rules (%s thresholds): N = %lld %s %lld, so %s reduction; row length std/mean = "
              "%.2f and max/mean = %.1f %s (thresholds %.3g, %.3g), so %s balance; Y is %s, so "
              "the %s N-loop",
-             t == &papers ? "the papers'" : "refitted", (long long)n, pr ? "<=" : ">",
-             (long long)t->pr_max_n, pr ? "parallel (PR)" : "sequential (SR)", f->row_cv,
-             f->max_over_mean, skewed ? "are skewed" : "are even", t->eb_min_cv,
-             t->eb_min_max_over_mean, skewed ? "element (EB)" : "row (RB)",
+             t->name, (long long)n, pr ? "<=" : ">", (long long)t->pr_max_n,
+             pr ? "parallel (PR)" : "sequential (SR)", f->row_cv, f->max_over_mean,
+             skewed ? "are skewed" : "are even", t->eb_min_cv, t->eb_min_max_over_mean,
+             skewed ? "element (EB)" : "row (RB)",
              layout == LOOM_ROW_MAJOR ? "row-major" : "column-major",
              layout == LOOM_ROW_MAJOR ? "RM" : "CM");
 }
