@@ -67,7 +67,9 @@ __device__ __forceinline__ void segment_piece(const operands<T> &p, const segmen
 }
 
 /* Blocks [0, long_blocks) take the long segments, the rest the short ones;
- * a work item is (segment, tile of the slab's columns). */
+ * a work item is (segment, tile of the slab's columns).  Bound to 4 blocks
+ * per SM: ptxas then fits 64 registers with no spill (65 without the
+ * bound gave 3 blocks; ncu, soc-Slashdot N = 64). */
 template <typename T, int G, int V>
 __global__ void __launch_bounds__(256, 4) eb_sr_segments_kernel(operands<T> p, segments_view<T> s)
 {

@@ -299,7 +299,7 @@ __device__ __forceinline__ T narrow_sum(const operands<T> &p, int64_t b, int64_t
 {
     typedef arith<T> A;
     if constexpr (G == 1)
-        return thread_sum(p, b, e);
+        return thread_sum(p, b, e); /* one lane: no batch to pass round */
     const int lane = threadIdx.x & (G - 1);
     const unsigned mask = group_mask<G>();
     T acc = T(0);
