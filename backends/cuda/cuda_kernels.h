@@ -16,6 +16,16 @@
 extern "C" {
 #endif
 
+/* Whether the wide SR walks (EB segments, RB row bins) run at this N with
+ * row-major X: from N = 16, or from N = 8 when the launcher picks the
+ * columns per lane itself (coarsen 0): below N = 16 it then takes 2, so a
+ * group keeps the 4 lanes the walks need (spmm_launch.cuh).  The plan
+ * builds the walks' data where this holds. */
+static inline int loomcu_wide_n(int64_t n, int coarsen)
+{
+    return n >= 16 || (n >= 8 && coarsen == 0);
+}
+
 /* One SpMM launch: Y = alpha*A*X + beta*Y, all pointers in device memory. */
 typedef struct loomcu_problem {
     int64_t m, k, n, nnz;
@@ -28,7 +38,7 @@ typedef struct loomcu_problem {
     int64_t y_row_stride, y_col_stride;
     double alpha, beta;
     int x_vector_width; /* widest V for which X rows are V-aligned (1, 2 or 4) */
-    int y_vector_width; /* the same for Y */
+    int y_vector_width; /* the same for Y (1 unless Y is row-major) */
 } loomcu_problem;
 
 /* The plan's EB preprocessing on the device (cuda_plan.c). */

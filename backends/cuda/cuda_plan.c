@@ -175,12 +175,12 @@ static int64_t long_row_threshold(int64_t n)
 }
 
 /* Whether the row bins apply: RB + SR at N = 1 (rb_sr_n1_binned_kernel),
- * or the wide walk (row-major X, N >= 8: a group of at least 4 lanes, at 2
- * columns per lane below N = 16) with no explicit coarsening. */
+ * or the wide walk (loomcu_wide_n) with no explicit coarsening. */
 static bool wants_bins(const loom_plan *plan)
 {
     const loom_strategy *s = &plan->strategy;
-    const bool wide = plan->x_layout == LOOM_ROW_MAJOR && plan->n >= 8 && s->coarsen == 0;
+    const bool wide = plan->x_layout == LOOM_ROW_MAJOR && s->coarsen == 0 &&
+                      loomcu_wide_n(plan->n, s->coarsen);
     return s->mloop == LOOM_M_RB && s->kloop == LOOM_K_SR && (plan->n == 1 || wide) &&
            plan->A->rows > 0 && plan->A->nnz > 0;
 }
@@ -287,14 +287,11 @@ static loom_status prepare_bins(const loom_plan *plan, loomcu_row_bins *bins, ar
 }
 
 /* Whether EB + SR runs as segments (spmm_eb_segments.cuh): at N = 1, or
- * where the wide walk applies (row-major X; N >= 16, or N >= 8 without
- * explicit coarsening, which could ask for 4 columns per lane and leave a
- * group of 2 lanes). */
+ * where the wide walk applies (row-major X, loomcu_wide_n). */
 static bool wants_segments(const loom_plan *plan)
 {
     const loom_strategy *s = &plan->strategy;
-    const bool wide = plan->x_layout == LOOM_ROW_MAJOR &&
-                      (plan->n >= 16 || (plan->n >= 8 && s->coarsen == 0));
+    const bool wide = plan->x_layout == LOOM_ROW_MAJOR && loomcu_wide_n(plan->n, s->coarsen);
     return s->mloop == LOOM_M_EB && s->kloop == LOOM_K_SR && plan->chunks > 0 &&
            (plan->n == 1 || wide) && plan->A->nnz > 0;
 }

@@ -46,8 +46,8 @@ template <typename T> struct launch_shape {
 };
 
 /* Columns per lane: 1, 2 or 4, never wider than 16 bytes nor than X allows.
- * SR at 8 <= N < 16 takes 2, not 4, so that a group has the 4 lanes the
- * wide walks need (the plan builds their segments or row bins from N = 8). */
+ * SR below N = 16 where the wide walks run (loomcu_wide_n) takes 2, not 4,
+ * so that a group has the 4 lanes they need. */
 template <typename T>
 static int columns_per_lane(const loomcu_problem *p, const loom_strategy *s)
 {
@@ -56,7 +56,7 @@ static int columns_per_lane(const loomcu_problem *p, const loom_strategy *s)
         v = floor_pow2(s->coarsen < 4 ? s->coarsen : 4);
     else if (s->techniques & LOOM_TECH_VDL)
         v = p->n >= 4 ? 4 : p->n >= 2 ? 2 : 1;
-    if (s->coarsen == 0 && s->kloop == LOOM_K_SR && p->n >= 8 && p->n < 16 && v > 2)
+    if (s->coarsen == 0 && s->kloop == LOOM_K_SR && p->n < 16 && loomcu_wide_n(p->n, 0) && v > 2)
         v = 2;
     if (v > p->x_vector_width)
         v = p->x_vector_width;
@@ -97,7 +97,7 @@ static operands<T> make_operands(const loomcu_problem *p)
     o.ycs = p->y_col_stride;
     o.alpha = (T)p->alpha;
     o.beta = (T)p->beta;
-    o.yvw = p->y_col_stride == 1 ? p->y_vector_width : 1;
+    o.yvw = p->y_vector_width;
     o.xrsb = (uint32_t)(p->x_row_stride * (int64_t)sizeof(T)); /* < 4 GiB: cuda_spmm checks */
     return o;
 }
