@@ -121,26 +121,24 @@ typedef struct measured {
     double ms;
 } measured;
 
-/* At N = 1 the N-loop (RM or CM) walks the one column either way: the two
- * are one product, timed once (as tune does), and matched either way. */
-static bool same_n_loop(loom_nloop a, loom_nloop b, int64_t n)
-{
-    return a == b || n == 1;
-}
-
-static bool same_product(const loom_strategy *a, const loom_strategy *b, int64_t n)
+/* Where the N-loop changes no code (N = 1; the OpenMP backend at any N,
+ * loom__n_loop_matters) RM and CM twins are one product: timed once (as
+ * tune does), and matched either way. */
+static bool same_product(loom_backend_id backend, const loom_strategy *a, const loom_strategy *b,
+                         int64_t n)
 {
     char x[128], y[128];
-    return loom__product_name(a, n, x, sizeof x) && loom__product_name(b, n, y, sizeof y) &&
-           strcmp(x, y) == 0;
+    return loom__product_name(backend, a, n, x, sizeof x) &&
+           loom__product_name(backend, b, n, y, sizeof y) && strcmp(x, y) == 0;
 }
 
-static double lookup(const measured *m, int count, const loom_strategy *s, int64_t n)
+static double lookup(loom_backend_id backend, const measured *m, int count, const loom_strategy *s,
+                     int64_t n)
 {
     loom_strategy t;
     for (int i = 0; i < count; i++)
         if (loom_strategy_parse(m[i].strategy, &t) == LOOM_SUCCESS && t.mloop == s->mloop &&
-            same_n_loop(t.nloop, s->nloop, n) && t.kloop == s->kloop &&
+            (t.nloop == s->nloop || !loom__n_loop_matters(backend, n)) && t.kloop == s->kloop &&
             (s->kloop == LOOM_K_SR || t.lanes == s->lanes) &&
             (s->mloop == LOOM_M_RB || t.chunk == s->chunk))
             return m[i].ms;
@@ -182,7 +180,7 @@ static void record_selectors(const sweep *sw, const char *name, const loom_csr *
         loom_strategy s;
         loom_plan_strategy(plan, &s, NULL);
         loom_plan_destroy(&plan);
-        double chosen_ms = lookup(m, count, &s, n);
+        double chosen_ms = lookup(sw->backend, m, count, &s, n);
         if (sw->select_only) { /* no sweep to look in: time the choice here */
             int runs;
             double prep;
@@ -315,7 +313,7 @@ static int sweep_matrix(const sweep *sw, const char *path, const loom__device_in
                 return fail(cands[c]);
             bool repeat = false;
             for (int j = 0; j < kept && !repeat; j++)
-                repeat = same_product(&strat[j], &strat[kept], n);
+                repeat = same_product(sw->backend, &strat[j], &strat[kept], n);
             if (!repeat)
                 names[kept++] = cands[c];
         }

@@ -81,7 +81,7 @@ GRID = [(p, c, m) for p in (0, 1, 2, 4, 8, 16, 32, 64, 128, 256)
 
 def score(times, key, choice):
     best = min(times[key].values())
-    t = times[key].get(choice)
+    t = times[key].get(lt.product_name(key[1], choice, key[3]))
     return best / t if t else 0.0
 
 
@@ -168,7 +168,7 @@ def main():
                     ns_of[name].append(k[3])
 
     def by_strategy(key, strat):
-        t = times.get(key, {}).get(strat)
+        t = times.get(key, {}).get(lt.product_name(key[1], strat, key[3]))
         return min(times[key].values()) / t if t else 0.0
 
     held = {}
@@ -197,7 +197,7 @@ def main():
                     if key not in times:
                         continue
                     v = by_strategy(key, strat)
-                    if strat not in times[key] and chosen_ms > 0:
+                    if lt.product_name(be, strat, int(n)) not in times[key] and chosen_ms > 0:
                         v = min(times[key].values()) / chosen_ms  # timed, not a candidate
                     scores, ns, costs = recorded.setdefault(sel, ([], [], []))
                     scores.append(v)
@@ -250,7 +250,7 @@ def main():
         with lt.open_text(args.repeats) as f:
             for r in csv.DictReader(f):
                 key = (r["matrix"], r["backend"], r["dtype"], int(r["N"]))
-                t = times.get(key, {}).get(r["strategy"])
+                t = times.get(key, {}).get(lt.product_name(key[1], r["strategy"], key[3]))
                 if not t:
                     continue
                 ratio.append(float(r["ms"]) / t)

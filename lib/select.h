@@ -75,11 +75,16 @@ void loom__feature_vector(const loom_features *f, int64_t n, loom_layout x_layou
  * the count; names[i] parse with loom_strategy_parse. */
 int loom__candidate_names(loom_backend_id backend, const char *const **names);
 
-/* The product s computes at N columns, as text: its strategy's, with the
- * N-loop dropped at N = 1 (RM and CM walk the one column alike), so two
- * strategies with equal texts are one product, to be timed once.  False
- * when s does not format. */
-bool loom__product_name(const loom_strategy *s, int64_t n, char *buf, size_t len);
+/* The product s computes at N columns on a backend, as text: its
+ * strategy's, with the N-loop dropped where it changes no code: at N = 1
+ * (RM and CM walk the one column alike) and on the OpenMP backend at any N
+ * (its kernels walk X and Y in the layouts they are given and never read
+ * the N-loop).  Two strategies with equal texts are one product, timed
+ * once; timing both would make the oracle the faster of two noisy timings
+ * of one kernel.  False when s does not format. */
+bool loom__n_loop_matters(loom_backend_id backend, int64_t n);
+bool loom__product_name(loom_backend_id backend, const loom_strategy *s, int64_t n, char *buf,
+                        size_t len);
 
 /* ------------------------------------------------------------- model */
 

@@ -92,10 +92,16 @@ int loom__candidate_names(loom_backend_id backend, const char *const **names)
     return (int)(sizeof cpu_candidates / sizeof cpu_candidates[0]);
 }
 
-bool loom__product_name(const loom_strategy *s, int64_t n, char *buf, size_t len)
+bool loom__n_loop_matters(loom_backend_id backend, int64_t n)
+{
+    return n > 1 && backend != LOOM_BACKEND_OPENMP;
+}
+
+bool loom__product_name(loom_backend_id backend, const loom_strategy *s, int64_t n, char *buf,
+                        size_t len)
 {
     loom_strategy x = *s;
-    if (n == 1)
+    if (!loom__n_loop_matters(backend, n))
         x.nloop = LOOM_N_RM;
     return loom_strategy_format(&x, buf, len) == LOOM_SUCCESS;
 }

@@ -530,12 +530,13 @@ static loom_status tune_run(loom_plan *p, const loom_dense *caller_x, const loom
 /* The first `limit` candidates that compute different products at this N
  * (loom__product_name), order kept; each is formatted once (formatting
  * every pair cost 150 us for the GPU's 21 candidates). */
-static int distinct_at_n(loom_strategy *s, int count, int64_t n, int limit)
+static int distinct_at_n(loom_backend_id backend, loom_strategy *s, int count, int64_t n,
+                         int limit)
 {
     char name[MAX_CANDIDATES][128];
     int kept = 0;
     for (int i = 0; i < count && kept < limit; i++) {
-        if (!loom__product_name(&s[i], n, name[kept], sizeof name[kept]))
+        if (!loom__product_name(backend, &s[i], n, name[kept], sizeof name[kept]))
             continue;
         bool repeat = false;
         for (int j = 0; j < kept && !repeat; j++)
@@ -572,7 +573,8 @@ static int tune_candidates(const loom_plan *p, const loom__device_info *dev, loo
             }
         }
         loom__model_release(m);
-        n = distinct_at_n(out, n, p->n, p->backend->time_spmm ? TOP_BY_MODEL_DEVICE : TOP_BY_MODEL);
+        n = distinct_at_n(p->backend->id, out, n, p->n,
+                          p->backend->time_spmm ? TOP_BY_MODEL_DEVICE : TOP_BY_MODEL);
         *by_model = n > 0;
     }
     if (n == 0) {
@@ -582,7 +584,7 @@ static int tune_candidates(const loom_plan *p, const loom__device_info *dev, loo
             if (loom_strategy_parse(names[i], &out[n]) == LOOM_SUCCESS)
                 n++;
         loom__clear_error();
-        n = distinct_at_n(out, n, p->n, MAX_CANDIDATES);
+        n = distinct_at_n(p->backend->id, out, n, p->n, MAX_CANDIDATES);
     }
     return n;
 }

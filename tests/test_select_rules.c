@@ -1,9 +1,11 @@
 /*
- * test_select_rules.c - the rules selector's designs per backend, on given
- * features, with no device: this program compiles lib/select_rules.c in
- * (its function is internal to the library), so the CUDA rules can be
- * checked on a machine without a GPU.  The expected names are the
- * benchmark candidates that bench/select_eval.py scored the refit with.
+ * test_select_rules.c - what selection decides per backend with no device:
+ * the rules selector's designs on given features, and which candidates are
+ * one product (timed once by tune and the sweep).  This program compiles
+ * lib/select_rules.c and lib/select_features.c in (their functions are
+ * internal to the library), so the CUDA side is checked on a machine
+ * without a GPU.  The expected names are the benchmark candidates that
+ * bench/select_eval.py scored the refit with.
  */
 #include "config.h"
 
@@ -15,6 +17,7 @@
 #include <cmocka.h>
 
 #include "loom_internal.h"
+#include "select.h"
 
 /* Features of a matrix (mean row length, std/mean, max/mean), N, the
  * backend, the design the rules must name and a phrase of their why. */
@@ -73,10 +76,51 @@ static void test_designs_per_backend(void **state)
     }
 }
 
+/* Two strategies, a backend and N, and whether they are one product. */
+typedef struct product_case {
+    const char *a, *b;
+    loom_backend_id backend;
+    int64_t n;
+    bool same;
+} product_case;
+
+static const product_case products[] = {
+    /* N = 1: RM and CM walk the one column alike, on every backend */
+    {"rb-rm-sr", "rb-cm-sr", LOOM_BACKEND_CUDA, 1, true},
+    {"eb-rm-pr:chunk=256,lanes=8", "eb-cm-pr:chunk=256,lanes=8", LOOM_BACKEND_REFERENCE, 1, true},
+    /* CUDA kernels differ by the N-loop at N > 1 */
+    {"rb-rm-sr", "rb-cm-sr", LOOM_BACKEND_CUDA, 16, false},
+    /* the OpenMP kernels never read it: twins at every N */
+    {"rb-rm-sr", "rb-cm-sr", LOOM_BACKEND_OPENMP, 16, true},
+    {"eb-rm-pr:chunk=256,lanes=8", "eb-cm-pr:chunk=256,lanes=8", LOOM_BACKEND_OPENMP, 256, true},
+    /* anything else in the strategy still tells products apart */
+    {"rb-rm-pr:lanes=8", "rb-cm-pr:lanes=4", LOOM_BACKEND_OPENMP, 16, false},
+    {"eb-rm-sr:chunk=256", "eb-cm-sr:chunk=2048", LOOM_BACKEND_OPENMP, 1, false},
+    {"rb-rm-sr", "eb-rm-sr:chunk=256", LOOM_BACKEND_OPENMP, 4, false},
+};
+
+static void test_one_product(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof products / sizeof products[0]; i++) {
+        const product_case *c = &products[i];
+        loom_strategy a, b;
+        char x[128], y[128];
+        assert_int_equal(loom_strategy_parse(c->a, &a), LOOM_SUCCESS);
+        assert_int_equal(loom_strategy_parse(c->b, &b), LOOM_SUCCESS);
+        assert_true(loom__product_name(c->backend, &a, c->n, x, sizeof x));
+        assert_true(loom__product_name(c->backend, &b, c->n, y, sizeof y));
+        if ((strcmp(x, y) == 0) != c->same)
+            fail_msg("case %zu: %s and %s at N = %lld: products %s and %s, expected %s", i, c->a,
+                     c->b, (long long)c->n, x, y, c->same ? "one" : "two");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_designs_per_backend),
+        cmocka_unit_test(test_one_product),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
