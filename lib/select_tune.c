@@ -5,11 +5,12 @@
  * device, so the next plan for the same problem costs one file read.
  *
  * Cost bound: each candidate runs twice (a clearly slow one once), then
- * the FINALISTS best run FINAL_ROUNDS more rounds, interleaved, of two runs
+ * the FINALISTS best, less those already clearly slower than the fastest
+ * (FINALIST_WITHIN), run FINAL_ROUNDS more rounds, interleaved, of two runs
  * each (the first warms the caches for the second, the one kept) on the
- * host clock (DEVICE_FINAL_RUNS in one batch on a device clock): at most
- * 2C + 24 runs on the host, 2C + 6 on a device, plus each candidate's
- * preprocessing.  C is the model's best TOP_BY_MODEL (TOP_BY_MODEL_DEVICE)
+ * host clock (DEVICE_FINAL_RUNS in one batch on a device clock); a lone
+ * finalist needs no more rounds.  At most 2C + 24 runs on the host, 2C + 6
+ * on a device, plus each candidate's preprocessing.  C is the model's best TOP_BY_MODEL (TOP_BY_MODEL_DEVICE)
  * when the backend has a model (32 runs on the host, 12 on a GPU): the
  * model keeps the slow candidates, which dominate the cost, away; else the
  * backend's list (12 for OpenMP: 48 runs).  A finalist is judged by the
@@ -40,6 +41,11 @@
 
 #define FINALISTS 3
 #define PRUNE 2.0      /* a first run this many times the best so far: no second */
+/* A candidate whose best run is this many times the fastest one's is no
+ * finalist: in the OpenMP sweeps no design that far behind after two runs
+ * won, and its final rounds would cost more than the winner's own (a run
+ * of a 2.5x slower finalist costs 2.5 runs of the winner). */
+#define FINALIST_WITHIN 1.5
 #define FINAL_ROUNDS 4 /* interleaved rounds over the finalists, two runs each */
 #define DEVICE_FINAL_RUNS 2 /* on a device clock, one batch per finalist instead */
 /* The model's best this many (host / device clock).  Held out on the H200
@@ -478,15 +484,18 @@ static loom_status tune_run(loom_plan *p, const loom_dense *caller_x, const loom
     if (st == LOOM_SUCCESS && n == 0)
         st = loom__error(LOOM_ERR_NOT_SUPPORTED, "tune: backend %s runs none of the candidates",
                          p->backend->name);
-    /* The host clock is at the mercy of other processes: interleave.  A
-     * device clock is not (repeated runs agree to about 2%), and each call
-     * waits once: one short batch. */
-    const int rounds = one_batch ? 0 : device_clock ? 1 : FINAL_ROUNDS;
-    const double final_t0 = now_ms();
     int fin[FINALISTS], nf = 0;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        if (t[i].live && t[i].best > FINALIST_WITHIN * fastest)
+            trial_drop(&t[i]);
         if (t[i].live && nf < FINALISTS)
             fin[nf++] = i;
+    }
+    /* The host clock is at the mercy of other processes: interleave.  A
+     * device clock is not (repeated runs agree to about 2%), and each call
+     * waits once: one short batch.  One finalist has nothing to beat. */
+    const int rounds = one_batch || nf < 2 ? 0 : device_clock ? 1 : FINAL_ROUNDS;
+    const double final_t0 = now_ms();
     /* A run that follows another plan's finds that plan's operands in the
      * caches: on small products it measured 10-30% slower after an EB plan
      * than after an RB one, while a plan called again and again (what tune
