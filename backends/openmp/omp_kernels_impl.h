@@ -21,7 +21,9 @@
  * the SR designs are scalar chains (the order allows nothing else inside a
  * row): RB+SR interleaves four rows' chains (rb_sr_rows_n1), or, where the
  * plan made a sliced copy of A, puts one row per vector lane
- * (sell_slices_n1, masked so padding never reaches an accumulator); RB+PR
+ * (sell_slices_n1, masked so padding never reaches an accumulator; in the
+ * globally sorted copy the empty rows get their finish from
+ * sell_empty_rows instead of a lane); RB+PR
  * puts its w lanes in a vector.  RM versus CM changes nothing here: both
  * layouts of Y are written by the same loops (strided stores for
  * column-major Y).
