@@ -11,8 +11,10 @@
  * chunks, empty rows).
  *
  * The N = 1 RB+SR kernel on a sliced copy of A (rows in vector lanes) is
- * forced on every other case (LOOM_OMP_SLICES_ALWAYS; otherwise the plan
- * keeps it only where it is faster), the persistent team of workers on
+ * forced in place on a third of the cases (LOOM_OMP_SLICES_ALWAYS), the
+ * globally sorted copy (empty rows left out) on another third
+ * (LOOM_OMP_SLICES_SORTED; otherwise the plan races them and keeps the
+ * fastest); test_powerlaw_spmv runs every mode on R-MAT-like inputs, the persistent team of workers on
  * every other pair of cases (LOOM_OMP_TEAM=1), and the one-thread shortcut for small
  * products is off (LOOM_OMP_SERIAL_WORK=0) so the thread counts are real.
  * test_special_values puts Inf, NaN and -0 in X and A around slices with
@@ -107,6 +109,23 @@ static void run(loom_backend_id backend, int threads, const loom_csr *A, const l
 }
 
 static long cases_run;
+/* >= 0: the slices mode of every case (set_slices_mode); -1: in turn. */
+static int force_slices = -1;
+
+/* N = 1 RB+SR's sliced copies of A: 0 as the plan races them, 1 the
+ * in-place copy forced (LOOM_OMP_SLICES_ALWAYS), 2 the globally sorted
+ * copy with empty rows out of the slices forced (LOOM_OMP_SLICES_SORTED). */
+static void set_slices_mode(int mode)
+{
+    if (mode == 1)
+        setenv("LOOM_OMP_SLICES_ALWAYS", "1", 1);
+    else
+        unsetenv("LOOM_OMP_SLICES_ALWAYS");
+    if (mode == 2)
+        setenv("LOOM_OMP_SLICES_SORTED", "1", 1);
+    else
+        unsetenv("LOOM_OMP_SLICES_SORTED");
+}
 /* When set, called on X after its random fill (special values). */
 static void (*poke_x)(loom_dense *X);
 
@@ -139,10 +158,9 @@ static void check_case(const loom_csr *A, const loom_strategy *s, int64_t n, loo
     /* One thread, then one of the larger counts in turn (every count meets
      * every design over a sweep, at half the cost of all four each time). */
     static unsigned turn;
-    if (turn % 2)
-        setenv("LOOM_OMP_SLICES_ALWAYS", "1", 1);
-    else
-        unsetenv("LOOM_OMP_SLICES_ALWAYS");
+    /* The sliced copies: raced (0), in place forced (1), globally sorted
+     * forced (2); (turn / 3) so that every mode meets every thread count. */
+    set_slices_mode(force_slices >= 0 ? force_slices : (int)(turn / 3 % 3));
     /* The persistent team (LOOM_OMP_TEAM=1) on every other pair of turns. */
     if (turn % 4 >= 2)
         setenv("LOOM_OMP_TEAM", "1", 1);
@@ -233,6 +251,9 @@ static int cmp_i32(const void *a, const void *b)
 /* Rows whose lengths follow a steep power law (a few rows of thousands of
  * non-zeros that cross many EB chunks, many of 0-3), runs of empty rows,
  * and values with full random mantissas, some exact zeros and -0. */
+static loom_csr *matrix_with_lengths(loom_dtype dtype, int64_t rows, int64_t cols, int64_t *ro,
+                                     uint64_t st);
+
 static loom_csr *skewed_matrix(loom_dtype dtype, int64_t rows, int64_t cols, uint64_t seed)
 {
     uint64_t st = seed;
@@ -246,6 +267,37 @@ static loom_csr *skewed_matrix(loom_dtype dtype, int64_t rows, int64_t cols, uin
             len = 0; /* runs of empty rows */
         ro[i + 1] = ro[i] + len;
     }
+    return matrix_with_lengths(dtype, rows, cols, ro, st);
+}
+
+/* An R-MAT-like input (bench/cpu_bench's power-law graphs): about two
+ * thirds of the rows empty, scattered one by one rather than in runs, a
+ * power law of lengths among the others, and `longs` rows of nearly all
+ * columns, so a slice of the globally sorted copy holds rows of many
+ * lengths at its head and the in-place copy pads heavily. */
+static loom_csr *powerlaw_matrix(loom_dtype dtype, int64_t rows, int64_t cols, int longs,
+                                 uint64_t seed)
+{
+    uint64_t st = seed;
+    int64_t *ro = malloc((size_t)(rows + 1) * sizeof *ro);
+    assert_non_null(ro);
+    ro[0] = 0;
+    for (int64_t i = 0; i < rows; i++) {
+        const uint64_t r = test_rand(&st);
+        double u = (double)((r >> 11) + 1) * 0x1.0p-53;
+        int64_t len = r % 3 != 0 ? 0 : 1 + (int64_t)(0.5 / (u * sqrt(u)));
+        if (i % (rows / longs + 1) == rows / 3 % (rows / longs + 1))
+            len = cols - (int64_t)(test_rand(&st) % 7);
+        ro[i + 1] = ro[i] + (len < cols ? len : cols);
+    }
+    return matrix_with_lengths(dtype, rows, cols, ro, st);
+}
+
+/* A with the row offsets ro (taken over and freed): sorted distinct random
+ * columns, values with full random mantissas, some exact zeros and -0. */
+static loom_csr *matrix_with_lengths(loom_dtype dtype, int64_t rows, int64_t cols, int64_t *ro,
+                                     uint64_t st)
+{
     int64_t nnz = ro[rows];
     int32_t *ci = malloc((size_t)(nnz ? nnz : 1) * sizeof *ci);
     void *v = malloc((size_t)(nnz ? nnz : 1) * 8);
@@ -305,6 +357,39 @@ static void test_skewed_random(void **state)
             loom_csr_destroy(&A);
         }
     }
+}
+
+/* N = 1 RB+SR on power-law inputs in every slices mode (raced, in place,
+ * globally sorted with the empty rows out of the slices), both dtypes,
+ * beta 0 and not, unit and strided y (and strided x, which takes the CSR
+ * kernel), 1, 2, 3 and 7 threads: every mode meets every thread count. */
+static void test_powerlaw_spmv(void **state)
+{
+    (void)state;
+    static const int64_t shapes[][3] = {{3000, 2500, 3}, {700, 5000, 1}, {5000, 300, 8}};
+    static const struct {
+        loom_layout xl, yl;
+        int64_t pad;
+        double alpha, beta;
+    } uses[] = {
+        {LOOM_COL_MAJOR, LOOM_COL_MAJOR, 0, 1.5, 0.0},  /* x, y unit stride */
+        {LOOM_COL_MAJOR, LOOM_ROW_MAJOR, 3, -0.75, 0.5}, /* y stride 4 */
+        {LOOM_ROW_MAJOR, LOOM_ROW_MAJOR, 3, 1.5, 0.5},   /* x stride 4: CSR */
+        {LOOM_ROW_MAJOR, LOOM_ROW_MAJOR, 0, -0.75, 0.0},
+    };
+    loom_strategy s;
+    CHECK(loom_strategy_parse("rb-rm-sr", &s));
+    for (size_t m = 0; m < COUNT(shapes); m++)
+        for (int d = 0; d < 2; d++) {
+            loom_csr *A = powerlaw_matrix((loom_dtype)d, shapes[m][0], shapes[m][1],
+                                          (int)shapes[m][2], 500 + m);
+            for (force_slices = 0; force_slices < 3; force_slices++)
+                for (size_t u = 0; u < COUNT(uses); u++)
+                    check_case(A, &s, 1, uses[u].xl, uses[u].yl, uses[u].pad, uses[u].alpha,
+                               uses[u].beta, 600 + 10 * m + u, "power law");
+            force_slices = -1;
+            loom_csr_destroy(&A);
+        }
 }
 
 /* Threads chosen by the backend (0 = one per physical core), and N = 0
@@ -480,6 +565,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_unittest_matrices),
         cmocka_unit_test(test_generated_shapes),
         cmocka_unit_test(test_skewed_random),
+        cmocka_unit_test(test_powerlaw_spmv),
         cmocka_unit_test(test_auto_threads_and_empty),
         cmocka_unit_test(test_special_values),
     };

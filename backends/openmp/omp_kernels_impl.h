@@ -21,7 +21,9 @@
  * the SR designs are scalar chains (the order allows nothing else inside a
  * row): RB+SR interleaves four rows' chains (rb_sr_rows_n1), or, where the
  * plan made a sliced copy of A, puts one row per vector lane
- * (sell_slices_n1, masked so padding never reaches an accumulator); RB+PR
+ * (sell_slices_n1, masked so padding never reaches an accumulator; in the
+ * globally sorted copy the empty rows get their finish from
+ * sell_empty_rows instead of a lane); RB+PR
  * puts its w lanes in a vector.  RM versus CM changes nothing here: both
  * layouts of Y are written by the same loops (strided stores for
  * column-major Y).
@@ -338,7 +340,7 @@ static void KS(rb_sr_rows_small)(const ompk_args *g, int64_t r0, int64_t r1, rea
 OMPK_INLINE void KS(sell_emit)(const ompk_args *g, int64_t s, vec acc, real alpha, real beta,
                                real *y, int64_t ys)
 {
-    if (!g->sell_rows) {
+    if (!g->sell_rows && !g->sell_rows32) {
         const int64_t r0 = s * VL;
         KS(emit)(acc, g->rows - r0 < VL ? (int)(g->rows - r0) : VL, alpha, beta, y + r0 * ys, ys,
                  NULL);
@@ -346,6 +348,15 @@ OMPK_INLINE void KS(sell_emit)(const ompk_args *g, int64_t s, vec acc, real alph
     }
     real t[VL];
     V(store)(t, beta == 0 ? V(mul)(V(set1)(alpha), acc) : acc);
+    if (g->sell_rows32) {
+        const int32_t *rows = g->sell_rows32 + s * VL;
+        for (int l = 0; l < VL; l++)
+            if (rows[l] >= 0) {
+                real *yl = &y[(int64_t)rows[l] * ys];
+                *yl = beta == 0 ? t[l] : KS(finish)(alpha, t[l], beta, yl);
+            }
+        return;
+    }
     const int64_t *rows = g->sell_rows + s * VL;
     if (beta == 0) { /* finish's alpha * acc, done above for all lanes */
         for (int l = 0; l < VL; l++)
@@ -420,6 +431,40 @@ static void KS(sell_slices_n1)(const ompk_args *g, int64_t s0, int64_t s1, real 
                 acc0 = KS(sell_step_m)(a0 + t * VL, c0 + t * VL, x, acc0, len, t);
         }
         KS(sell_emit)(g, s, acc0, alpha, beta, y, ys);
+    }
+}
+/* The empty rows of the globally sorted copy, rows [r0, r1) (r0 a multiple
+ * of 64): each gets the finish of an empty sum, acc = +0 (order_rb_sr.h),
+ * found by the bitmap, so the slices spend no lane on them.  Contiguous y
+ * takes VL rows per masked store (6x faster than a store per row on Zen
+ * 4; R-MAT s21 has 1.4M empty rows); the finish is the same operations
+ * lane by lane. */
+static void KS(sell_empty_rows)(const ompk_args *g, int64_t r0, int64_t r1, real alpha, real beta)
+{
+    const uint64_t *bits = g->sell_empty;
+    real *y = g->y;
+    const int64_t ys = g->y_rs;
+    if (ys != 1) {
+        for (int64_t w = r0 / 64; w * 64 < r1; w++)
+            for (uint64_t b = bits[w]; b; b &= b - 1) {
+                real *yi = &y[(w * 64 + __builtin_ctzll(b)) * ys];
+                *yi = KS(finish)(alpha, (real)0, beta, yi);
+            }
+        return;
+    }
+    const vec va = V(set1)(alpha), vb = V(set1)(beta), empty_sum = V(set1)(alpha * (real)0);
+    for (int64_t w = r0 / 64; w * 64 < r1; w++) {
+        const uint64_t b = bits[w];
+        if (!b)
+            continue;
+        for (int k = 0; k < 64; k += VL) {
+            const unsigned m = (unsigned)(b >> k) & ((1u << VL) - 1);
+            real *p = y + w * 64 + k;
+            if (m && beta == 0)
+                V(store_bits)(p, empty_sum, m);
+            else if (m)
+                V(store_bits)(p, V(fma)(va, V(zero)(), V(mul)(vb, V(load_bits)(p, m))), m);
+        }
     }
 }
 #endif
@@ -693,8 +738,11 @@ static void KS(rb_share)(const ompk_args *g, int tid, int nth, real alpha, real 
 {
     if (g->sell_h) {
 #if defined(VF_HAS_GATHER)
-        for (int p = tid; p < g->parts; p += nth)
+        for (int p = tid; p < g->parts; p += nth) {
             KS(sell_slices_n1)(g, g->sell_part[p], g->sell_part[p + 1], alpha, beta);
+            if (g->sell_empty)
+                KS(sell_empty_rows)(g, g->sell_empty_part[p], g->sell_empty_part[p + 1], alpha, beta);
+        }
 #endif
     } else if (g->mloop == LOOM_M_RB) {
         for (int p = tid; p < g->parts; p += nth)

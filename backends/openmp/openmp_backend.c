@@ -4,11 +4,14 @@
  * reference.  Planning picks the kernel for this CPU (AVX-512, AVX2 or
  * portable), the thread count and placement (hwloc), the split of rows
  * between threads and the column tile, and for N = 1 RB+SR a sliced copy of
- * A with rows in vector lanes where that runs faster; execution packs
+ * A with rows in vector lanes (rows in place, or sorted by length over the
+ * whole matrix with the empty rows left out) where that runs faster; execution packs
  * column-major X when it has to and runs the kernel (omp_kernels_impl.h).
  *
  * Environment (for measurements and tests): LOOM_OMP_NO_SLICES (no sliced
- * copy), LOOM_OMP_SLICES_ALWAYS (make and keep it whatever it costs),
+ * copy), LOOM_OMP_SLICES_ALWAYS (make and keep the in-place one whatever
+ * it costs), LOOM_OMP_SLICES_SORTED (make and keep the globally sorted
+ * one), LOOM_OMP_NO_SORTED (never try the globally sorted one),
  * LOOM_OMP_NO_INTERLEAVE (the one-row-at-a-time RB+SR kernels),
  * LOOM_OMP_SERIAL_WORK (nnz*N below which one thread runs; default 4096).
  */
@@ -27,6 +30,19 @@
  * overrides it). */
 #define OMP_SERIAL_WORK 4096
 
+/* A sliced copy of A for N = 1 RB+SR, rows in vector lanes (the layout is
+ * described at ompk_args; h == 0: none). */
+typedef struct omp_sell {
+    int h;
+    int64_t slices;
+    int64_t *ptr, *part, *rows;
+    int32_t *len, *min, *cols, *rows32;
+    void *vals;
+    uint64_t *empty;
+    int64_t *empty_part;
+    size_t bytes;
+} omp_sell;
+
 typedef struct omp_plan_data {
     int threads;
     omp_isa isa;
@@ -38,14 +54,7 @@ typedef struct omp_plan_data {
     void *carry_first;  /* EB: chunks * n each */
     void *carry_last;
     void *x_packed;     /* column-major X copied row-major (N > 1) */
-    /* RB+SR, N = 1: A in slices of sell_h rows, rows in vector lanes (see
-     * ompk_args; sell_h == 0 when not made) */
-    int sell_h;
-    int64_t sell_slices;
-    int64_t *sell_ptr, *sell_part, *sell_rows;
-    int32_t *sell_len, *sell_min, *sell_cols;
-    void *sell_vals;
-    size_t sell_bytes;
+    omp_sell sell;      /* RB+SR, N = 1 */
     int interleave;
     int64_t serial_work; /* below this many nnz*n, one thread (see openmp_spmm) */
 } omp_plan_data;
@@ -133,6 +142,40 @@ static void first_touch(void *p, size_t bytes, int threads)
     }
 }
 
+static void sell_free(omp_sell *s)
+{
+    loom__free(s->ptr);
+    loom__free(s->part);
+    loom__free(s->rows);
+    loom__free(s->len);
+    loom__free(s->min);
+    loom__free(s->cols);
+    loom__free(s->rows32);
+    loom__free(s->vals);
+    loom__free(s->empty);
+    loom__free(s->empty_part);
+    memset(s, 0, sizeof *s);
+}
+
+/* Point the kernel's arguments at a sliced copy (NULL or h == 0: the CSR
+ * kernel). */
+static void sell_args(ompk_args *g, const omp_sell *s)
+{
+    const int on = s && s->h;
+    g->sell_h = on ? s->h : 0;
+    g->sell_slices = on ? s->slices : 0;
+    g->sell_ptr = on ? s->ptr : NULL;
+    g->sell_len = on ? s->len : NULL;
+    g->sell_min = on ? s->min : NULL;
+    g->sell_cols = on ? s->cols : NULL;
+    g->sell_vals = on ? s->vals : NULL;
+    g->sell_part = on ? s->part : NULL;
+    g->sell_rows = on ? s->rows : NULL;
+    g->sell_rows32 = on ? s->rows32 : NULL;
+    g->sell_empty = on ? s->empty : NULL;
+    g->sell_empty_part = on ? s->empty_part : NULL;
+}
+
 static void openmp_plan_release(loom_plan *plan)
 {
     omp_plan_data *d = plan->backend_data;
@@ -142,13 +185,7 @@ static void openmp_plan_release(loom_plan *plan)
     loom__free(d->carry_first);
     loom__free(d->carry_last);
     loom__free(d->x_packed);
-    loom__free(d->sell_ptr);
-    loom__free(d->sell_part);
-    loom__free(d->sell_rows);
-    loom__free(d->sell_len);
-    loom__free(d->sell_min);
-    loom__free(d->sell_cols);
-    loom__free(d->sell_vals);
+    sell_free(&d->sell);
     loom__free(d);
     plan->backend_data = NULL;
 }
@@ -232,16 +269,78 @@ static int64_t *sell_sorted_rows(const int64_t *ro, int64_t rows, int h)
     return order;
 }
 
-/* The sliced copy of A for N = 1 RB+SR (rows in lanes, omp_kernels.h).
- * Rows stay in order unless sorting them by length inside windows cuts the
- * padding by more than 10%.  Returns LOOM_SUCCESS without making one when
- * it would not pay: rows so uneven inside slices that padding would more
- * than double the entries read.  Padding entries get value 0 and column 0,
- * never used: the kernel masks them out. */
-static loom_status sell_build(omp_plan_data *d, const loom_csr *A, size_t es, int h, int force)
+/* Fill the sliced copy s from A: lane l of slice k is row order[k*h + l]
+ * (order NULL: row k*h + l; a lane past lane_rows or with row -1 holds no
+ * row).  padded: the entries, padding included (sell_padded).  Padding
+ * entries get value 0 and column 0, never used: the kernel masks them out.
+ * Threads get runs of slices of equal cost (entries plus one lane-row of
+ * overhead per slice). */
+static loom_status sell_fill(omp_sell *s, const loom_csr *A, size_t es, int h, int parts,
+                             const int64_t *order, int64_t lane_rows, int64_t padded)
+{
+    const int64_t *ro = A->row_offsets;
+    const int64_t slices = (lane_rows + h - 1) / h;
+    s->ptr = loom__malloc(((size_t)slices + 1) * sizeof *s->ptr);
+    s->len = loom__malloc(((size_t)slices * (size_t)h + 1) * sizeof *s->len);
+    s->min = loom__malloc(((size_t)slices + 1) * sizeof *s->min);
+    s->cols = loom__malloc(((size_t)padded + 1) * sizeof *s->cols);
+    s->vals = loom__malloc(((size_t)padded + 1) * es);
+    s->part = loom__malloc(((size_t)parts + 1) * sizeof *s->part);
+    if (!s->ptr || !s->len || !s->min || !s->cols || !s->vals || !s->part)
+        return loom__error(LOOM_ERR_OUT_OF_MEMORY, "openmp: out of memory for the sliced copy of A");
+    const char *av = A->values;
+    char *sv = s->vals;
+    int64_t at = 0;
+    for (int64_t k = 0; k < slices; k++) {
+        int64_t w = 0, mn = INT64_MAX;
+        for (int l = 0; l < h; l++) {
+            const int64_t i = k * h + l;
+            const int64_t len = order ? row_length(ro, order[i]) : i < lane_rows ? row_length(ro, i) : 0;
+            s->len[k * h + l] = (int32_t)len;
+            w = len > w ? len : w;
+            mn = len < mn ? len : mn;
+        }
+        s->ptr[k] = at;
+        s->min[k] = (int32_t)mn;
+        for (int64_t t = 0; t < w; t++)
+            for (int l = 0; l < h; l++) {
+                const int64_t i = order ? order[k * h + l] : k * h + l, e = at + t * h + l;
+                if (t < s->len[k * h + l]) {
+                    s->cols[e] = A->col_indices[ro[i] + t];
+                    memcpy((char *)sv + (size_t)e * es, av + (size_t)(ro[i] + t) * es, es);
+                } else {
+                    s->cols[e] = 0;
+                    memset((char *)sv + (size_t)e * es, 0, es);
+                }
+            }
+        at += w * h;
+    }
+    s->ptr[slices] = at;
+    const int64_t total = at + slices * h;
+    s->part[0] = 0;
+    int64_t k = 0;
+    for (int p = 1; p < parts; p++) {
+        const int64_t target = total / parts * p + total % parts * p / parts;
+        while (k < slices && s->ptr[k] + k * h < target)
+            k++;
+        s->part[p] = k;
+    }
+    s->part[parts] = slices;
+    s->h = h;
+    s->slices = slices;
+    s->bytes = ((size_t)slices + 1) * (sizeof(int64_t) + sizeof(int32_t)) +
+               (size_t)slices * (size_t)h * sizeof(int32_t) + (size_t)padded * (sizeof(int32_t) + es);
+    return LOOM_SUCCESS;
+}
+
+/* The sliced copy of A for N = 1 RB+SR (rows in lanes, omp_kernels.h), rows
+ * in place.  Rows stay in order unless sorting them by length inside
+ * windows cuts the padding by more than 10%.  Returns LOOM_SUCCESS without
+ * making one when it would not pay: rows so uneven inside slices that
+ * padding would more than double the entries read. */
+static loom_status sell_build(omp_sell *s, const loom_csr *A, size_t es, int h, int parts, int force)
 {
     const int64_t rows = A->rows, *ro = A->row_offsets;
-    const int64_t slices = (rows + h - 1) / h;
     int64_t padded = sell_padded(ro, rows, NULL, h);
     if (padded < 0 || padded > A->nnz + A->nnz / 10 + 16 * (int64_t)h) {
         int64_t *order = sell_sorted_rows(ro, rows, h);
@@ -250,89 +349,124 @@ static loom_status sell_build(omp_plan_data *d, const loom_csr *A, size_t es, in
         const int64_t sorted = sell_padded(ro, rows, order, h);
         if (sorted >= 0 && (padded < 0 || 10 * sorted < 9 * padded)) {
             padded = sorted;
-            d->sell_rows = order;
+            s->rows = order;
         } else {
             loom__free(order);
         }
     }
     if (padded < 0 || (!force && padded > 2 * A->nnz + 16 * (int64_t)h)) {
-        loom__free(d->sell_rows);
-        d->sell_rows = NULL;
+        loom__free(s->rows);
+        s->rows = NULL;
         return LOOM_SUCCESS;
     }
-    d->sell_ptr = loom__malloc(((size_t)slices + 1) * sizeof *d->sell_ptr);
-    d->sell_len = loom__malloc((size_t)slices * (size_t)h * sizeof *d->sell_len);
-    d->sell_min = loom__malloc(((size_t)slices + 1) * sizeof *d->sell_min);
-    d->sell_cols = loom__malloc(((size_t)padded + 1) * sizeof *d->sell_cols);
-    d->sell_vals = loom__malloc(((size_t)padded + 1) * es);
-    d->sell_part = loom__malloc(((size_t)d->parts + 1) * sizeof *d->sell_part);
-    if (!d->sell_ptr || !d->sell_len || !d->sell_min || !d->sell_cols || !d->sell_vals ||
-        !d->sell_part)
-        return loom__error(LOOM_ERR_OUT_OF_MEMORY, "openmp: out of memory for the sliced copy of A");
-    const char *av = A->values;
-    char *sv = d->sell_vals;
-    int64_t at = 0;
-    const int64_t *order = d->sell_rows;
-    for (int64_t s = 0; s < slices; s++) {
-        int64_t w = 0, mn = INT64_MAX;
-        for (int l = 0; l < h; l++) {
-            const int64_t i = s * h + l;
-            const int64_t len = order ? row_length(ro, order[i]) : i < rows ? row_length(ro, i) : 0;
-            d->sell_len[s * h + l] = (int32_t)len;
-            w = len > w ? len : w;
-            mn = len < mn ? len : mn;
-        }
-        d->sell_ptr[s] = at;
-        d->sell_min[s] = (int32_t)mn;
-        for (int64_t t = 0; t < w; t++)
-            for (int l = 0; l < h; l++) {
-                const int64_t i = order ? order[s * h + l] : s * h + l, e = at + t * h + l;
-                if (t < d->sell_len[s * h + l]) {
-                    d->sell_cols[e] = A->col_indices[ro[i] + t];
-                    memcpy(sv + (size_t)e * es, av + (size_t)(ro[i] + t) * es, es);
-                } else {
-                    d->sell_cols[e] = 0;
-                    memset(sv + (size_t)e * es, 0, es);
-                }
-            }
-        at += w * h;
-    }
-    d->sell_ptr[slices] = at;
-    /* Threads get runs of slices of equal cost (entries plus one lane-row
-     * of overhead per slice). */
-    const int64_t total = at + slices * h;
-    d->sell_part[0] = 0;
-    int64_t s = 0;
-    for (int p = 1; p < d->parts; p++) {
-        const int64_t target = total / d->parts * p + total % d->parts * p / d->parts;
-        while (s < slices && d->sell_ptr[s] + s * h < target)
-            s++;
-        d->sell_part[p] = s;
-    }
-    d->sell_part[d->parts] = slices;
-    d->sell_h = h;
-    d->sell_slices = slices;
-    d->sell_bytes = ((size_t)slices + 1) * (sizeof(int64_t) + sizeof(int32_t)) +
-                    (size_t)slices * (size_t)h * sizeof(int32_t) +
-                    (d->sell_rows ? (size_t)slices * (size_t)h * sizeof(int64_t) : 0) +
-                    (size_t)padded * (sizeof(int32_t) + es);
-    return LOOM_SUCCESS;
+    loom_status st = sell_fill(s, A, es, h, parts, s->rows, rows, padded);
+    if (st == LOOM_SUCCESS && s->rows)
+        s->bytes += (size_t)s->slices * (size_t)h * sizeof(int64_t);
+    return st;
 }
 
-/* Keep the sliced copy only where it runs faster than the CSR kernel on
- * this machine and matrix: it wins on short or even rows (less loop
- * overhead per row) and loses where x's gather costs more than the rows'
- * interleaved fma chains (measured on Zen 3: about 0.7x to 1.7x either
- * way).  Both give the same bits, so the race only decides speed: each
- * kernel runs once untimed and four times timed, in turn, on a scratch x
- * (ones) and y; the best time wins. */
-static void sell_race(omp_plan_data *d, const loom_csr *A, size_t es)
+/* The non-empty rows ordered by length, longest first, ties in row order
+ * (a counting sort: O(rows + longest row)); -1 after them up to a whole
+ * slice.  *nonempty: their count.  NULL when out of memory. */
+static int64_t *sell_rows_by_length(const int64_t *ro, int64_t rows, int h, int64_t *nonempty)
+{
+    int64_t longest = 0, n = 0;
+    for (int64_t i = 0; i < rows; i++) {
+        const int64_t len = row_length(ro, i);
+        longest = len > longest ? len : longest;
+        n += len > 0;
+    }
+    const int64_t slices = (n + h - 1) / h;
+    int64_t *start = loom__calloc((size_t)longest + 2, sizeof *start);
+    int64_t *order = loom__malloc(((size_t)(slices * h) + 1) * sizeof *order);
+    if (!start || !order) {
+        loom__free(start);
+        loom__free(order);
+        return NULL;
+    }
+    for (int64_t i = 0; i < rows; i++)
+        start[longest - row_length(ro, i)]++; /* bucket 0: the longest rows */
+    for (int64_t b = 0, at = 0; b <= longest; b++) {
+        const int64_t c = start[b];
+        start[b] = at;
+        at += c;
+    }
+    for (int64_t i = 0; i < rows; i++) {
+        const int64_t len = row_length(ro, i);
+        if (len > 0)
+            order[start[longest - len]++] = i;
+    }
+    for (int64_t i = n; i < slices * h; i++)
+        order[i] = -1;
+    loom__free(start);
+    *nonempty = n;
+    return order;
+}
+
+/* The globally sorted copy: only the non-empty rows, in slices by length
+ * over the whole matrix (SELL-C-sigma with sigma = all rows), so slices
+ * hold rows of equal length nearly everywhere and padding is near nil on
+ * power-law inputs, where a window of rows mixes a long row with many
+ * short and empty ones.  The price is locality: a slice's rows, and so
+ * its writes of y and its reads of x, come from all over the matrix
+ * (the plan's race decides).  Empty rows cost no lane at all: a bitmap
+ * marks them and a separate pass writes their finish (+0 through the
+ * same finish).  Row numbers as int32: not made for more rows than that. */
+static loom_status sell_build_sorted(omp_sell *s, const loom_csr *A, size_t es, int h, int parts)
+{
+    const int64_t rows = A->rows, *ro = A->row_offsets;
+    if (rows > INT32_MAX)
+        return LOOM_SUCCESS;
+    int64_t nonempty = 0;
+    int64_t *order = sell_rows_by_length(ro, rows, h, &nonempty);
+    if (!order)
+        return loom__error(LOOM_ERR_OUT_OF_MEMORY, "openmp: out of memory for the sliced copy of A");
+    const int64_t padded = sell_padded(ro, nonempty, order, h);
+    const size_t words = (size_t)(rows + 63) / 64;
+    loom_status st = LOOM_SUCCESS;
+    if (padded >= 0)
+        st = sell_fill(s, A, es, h, parts, order, nonempty, padded);
+    if (padded < 0 || st != LOOM_SUCCESS)
+        goto done;
+    s->rows32 = loom__malloc(((size_t)(s->slices * h) + 1) * sizeof *s->rows32);
+    s->empty = loom__calloc(words + 1, sizeof *s->empty);
+    s->empty_part = loom__malloc(((size_t)parts + 1) * sizeof *s->empty_part);
+    if (!s->rows32 || !s->empty || !s->empty_part) {
+        st = loom__error(LOOM_ERR_OUT_OF_MEMORY, "openmp: out of memory for the sliced copy of A");
+        goto done;
+    }
+    for (int64_t i = 0; i < s->slices * h; i++)
+        s->rows32[i] = (int32_t)order[i];
+    for (int64_t i = 0; i < rows; i++)
+        if (row_length(ro, i) == 0)
+            s->empty[i / 64] |= (uint64_t)1 << (i % 64);
+    /* The empty-row pass split by rows, at whole bitmap words. */
+    for (int p = 0; p <= parts; p++)
+        s->empty_part[p] = p == parts ? rows : (int64_t)words * p / parts * 64;
+    s->bytes += ((size_t)(s->slices * h) + 1) * sizeof *s->rows32 + (words + 1) * sizeof *s->empty;
+done:
+    loom__free(order);
+    if (st != LOOM_SUCCESS || padded < 0)
+        sell_free(s);
+    return st;
+}
+
+/* Keep the fastest of the CSR kernel and the sliced copies made: they win
+ * on short or even rows (less loop overhead per row) and lose where x's
+ * gather costs more than the rows' interleaved fma chains (measured on Zen
+ * 3: about 0.7x to 1.7x either way); the globally sorted copy wins on
+ * power-law rows and loses wherever neighbouring rows share columns.  All
+ * give the same bits, so the race only decides speed: each runs once
+ * untimed and four times timed, in turn, on a scratch x (ones) and y; the
+ * best time wins.  Returns the winner's index in cand (NULL: CSR). */
+static int sell_race(const omp_plan_data *d, const loom_csr *A, size_t es,
+                     const omp_sell *const *cand, int n)
 {
     void *x = loom__malloc((size_t)A->cols * es), *y = loom__malloc((size_t)A->rows * es);
     if (!x || !y) {
         loom__free(x);
         loom__free(y);
-        return; /* keep the slices: no scratch, no race */
+        return n - 1; /* no scratch, no race: the last candidate */
     }
     for (int64_t k = 0; k < A->cols; k++) {
         if (es == sizeof(float))
@@ -359,42 +493,72 @@ static void sell_race(omp_plan_data *d, const loom_csr *A, size_t es)
     g.parts = d->parts;
     g.row_part = d->row_part;
     g.interleave = d->interleave;
-    double best[2] = {1e30, 1e30};
-    /* Two untimed runs first (y's first touch, the copy's first read), then
-     * four timed runs of each, alternating. */
-    for (int rep = 0; rep < 10; rep++) {
-        const int sliced = rep & 1;
-        g.sell_h = sliced ? d->sell_h : 0;
-        g.sell_slices = d->sell_slices;
-        g.sell_ptr = d->sell_ptr;
-        g.sell_len = d->sell_len;
-        g.sell_min = d->sell_min;
-        g.sell_cols = d->sell_cols;
-        g.sell_vals = d->sell_vals;
-        g.sell_part = d->sell_part;
-        g.sell_rows = d->sell_rows;
-        const double t0 = omp_get_wtime();
-        d->spmm(&g);
-        const double t = omp_get_wtime() - t0;
-        if (rep >= 2 && t < best[sliced])
-            best[sliced] = t;
+    double best[3] = {1e30, 1e30, 1e30};
+    /* One untimed round first (y's first touch, the copies' first read),
+     * then timed rounds, the candidates alternating: four, or up to 32
+     * where a round takes under 2 ms (products of a few microseconds,
+     * where one scheduling hiccup decides a race of four). */
+    const double r0 = omp_get_wtime();
+    int rounds = 5;
+    for (int round = 0; round < rounds; round++) {
+        for (int c = 0; c < n; c++) {
+            sell_args(&g, cand[c]);
+            const double t0 = omp_get_wtime();
+            d->spmm(&g);
+            const double t = omp_get_wtime() - t0;
+            if (round > 0 && t < best[c])
+                best[c] = t;
+        }
+        if (round == 0) {
+            const double once = omp_get_wtime() - r0;
+            rounds = once < 2e-3 / 7 ? 33 : once < 2e-3 ? 1 + (int)(8e-3 / once) : 5;
+        }
     }
     loom__free(x);
     loom__free(y);
-    if (best[1] < best[0])
-        return;
-    loom__free(d->sell_ptr);
-    loom__free(d->sell_part);
-    loom__free(d->sell_rows);
-    loom__free(d->sell_len);
-    loom__free(d->sell_min);
-    loom__free(d->sell_cols);
-    loom__free(d->sell_vals);
-    d->sell_ptr = d->sell_part = d->sell_rows = NULL;
-    d->sell_len = d->sell_min = d->sell_cols = NULL;
-    d->sell_vals = NULL;
-    d->sell_h = 0;
-    d->sell_bytes = 0;
+    int win = 0;
+    for (int c = 1; c < n; c++)
+        if (best[c] < best[win])
+            win = c;
+    return win;
+}
+
+/* N = 1 RB+SR: make the sliced copies worth a try, race them against the
+ * CSR kernel and keep the winner in d->sell (none: CSR).  The globally
+ * sorted copy is tried where the rows are uneven: empty rows, or in-place
+ * slices that pad by more than 5% or were not made.  While racing, both
+ * copies exist beside A (plan-time memory up to about three times A's). */
+static loom_status sell_choose(omp_plan_data *d, const loom_csr *A, size_t es, int h)
+{
+    /* (tests) LOOM_OMP_SLICES_ALWAYS: the in-place copy whatever it costs;
+     * LOOM_OMP_SLICES_SORTED: the globally sorted one; no race. */
+    if (getenv("LOOM_OMP_SLICES_SORTED"))
+        return sell_build_sorted(&d->sell, A, es, h, d->parts);
+    if (getenv("LOOM_OMP_SLICES_ALWAYS"))
+        return sell_build(&d->sell, A, es, h, d->parts, 1);
+    omp_sell cand[2];
+    memset(cand, 0, sizeof cand);
+    loom_status st = sell_build(&cand[0], A, es, h, d->parts, 0);
+    const int64_t padded = cand[0].h ? cand[0].ptr[cand[0].slices] : -1;
+    int64_t empty = 0;
+    for (int64_t i = 0; i < A->rows && !empty; i++)
+        empty = row_length(A->row_offsets, i) == 0;
+    if (st == LOOM_SUCCESS && !getenv("LOOM_OMP_NO_SORTED") &&
+        (empty || padded < 0 || padded > A->nnz + A->nnz / 20))
+        st = sell_build_sorted(&cand[1], A, es, h, d->parts);
+    const omp_sell *list[3] = {NULL};
+    int n = 1;
+    for (int c = 0; c < 2 && st == LOOM_SUCCESS; c++)
+        if (cand[c].h)
+            list[n++] = &cand[c];
+    const int win = n > 1 ? sell_race(d, A, es, list, n) : 0;
+    for (int c = 0; c < 2; c++) {
+        if (win > 0 && list[win] == &cand[c])
+            d->sell = cand[c];
+        else
+            sell_free(&cand[c]);
+    }
+    return st;
 }
 
 static loom_status openmp_plan_prepare(loom_plan *plan)
@@ -431,13 +595,9 @@ static loom_status openmp_plan_prepare(loom_plan *plan)
     const int h = sell_height(d->isa, plan->dtype);
     if (plan->strategy.mloop == LOOM_M_RB && plan->strategy.kloop == LOOM_K_SR && plan->n == 1 &&
         h > 0 && A->nnz > 0 && !getenv("LOOM_OMP_NO_SLICES")) {
-        /* LOOM_OMP_SLICES_ALWAYS (tests): make and keep them whatever they cost. */
-        const int force = getenv("LOOM_OMP_SLICES_ALWAYS") != NULL;
-        loom_status st = sell_build(d, A, es, h, force);
+        loom_status st = sell_choose(d, A, es, h);
         if (st != LOOM_SUCCESS)
             return st;
-        if (d->sell_h && !force)
-            sell_race(d, A, es);
     }
     if (plan->strategy.mloop == LOOM_M_EB && plan->chunks > 0) {
         size_t bytes;
@@ -509,17 +669,8 @@ static loom_status openmp_spmm(loom_plan *plan, double alpha, const loom_dense *
     g.carry_first = d->carry_first;
     g.carry_last = d->carry_last;
     g.interleave = d->interleave;
-    if (d->sell_h && g.x_rs == 1) { /* (a strided x: the CSR path) */
-        g.sell_h = d->sell_h;
-        g.sell_slices = d->sell_slices;
-        g.sell_ptr = d->sell_ptr;
-        g.sell_len = d->sell_len;
-        g.sell_min = d->sell_min;
-        g.sell_cols = d->sell_cols;
-        g.sell_vals = d->sell_vals;
-        g.sell_part = d->sell_part;
-        g.sell_rows = d->sell_rows;
-    }
+    if (g.x_rs == 1) /* (a strided x: the CSR path) */
+        sell_args(&g, &d->sell);
     d->spmm(&g);
     return LOOM_SUCCESS;
 }

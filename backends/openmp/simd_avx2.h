@@ -63,6 +63,16 @@ static inline vf vf_fma_m(vf a, vf b, vf c, vf_lmask m)
 {
     return _mm256_blendv_ps(c, _mm256_fmadd_ps(a, b, c), _mm256_castsi256_ps(m));
 }
+/* Lanes chosen by the low bits of a bitmap (bit k: lane k); the loads
+ * leave the others +0 and never touch their memory, the stores leave it
+ * unchanged. */
+static inline __m256i vf_bits_mask(unsigned bits)
+{
+    const __m256i sel = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)bits), sel), sel);
+}
+static inline vf vf_load_bits(const float *p, unsigned bits) { return _mm256_maskload_ps(p, vf_bits_mask(bits)); }
+static inline void vf_store_bits(float *p, vf v, unsigned bits) { _mm256_maskstore_ps(p, vf_bits_mask(bits), v); }
 
 /* ---- double */
 typedef __m256d vd;
@@ -92,5 +102,12 @@ static inline vd vd_fma_m(vd a, vd b, vd c, vd_lmask m)
 {
     return _mm256_blendv_pd(c, _mm256_fmadd_pd(a, b, c), _mm256_castsi256_pd(m));
 }
+static inline __m256i vd_bits_mask(unsigned bits)
+{
+    const __m256i sel = _mm256_setr_epi64x(1, 2, 4, 8);
+    return _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_set1_epi64x((long long)bits), sel), sel);
+}
+static inline vd vd_load_bits(const double *p, unsigned bits) { return _mm256_maskload_pd(p, vd_bits_mask(bits)); }
+static inline void vd_store_bits(double *p, vd v, unsigned bits) { _mm256_maskstore_pd(p, vd_bits_mask(bits), v); }
 
 #endif

@@ -41,6 +41,11 @@ static inline vf_lmask vf_active(vf_idx len, int64_t t)
     return _mm512_cmpgt_epi32_mask(len, _mm512_set1_epi32((int)t));
 }
 static inline vf vf_fma_m(vf a, vf b, vf c, vf_lmask m) { return _mm512_mask3_fmadd_ps(a, b, c, m); }
+/* Lanes chosen by the low bits of a bitmap (bit k: lane k); the loads
+ * leave the others +0 and never touch their memory, the stores leave it
+ * unchanged. */
+static inline vf vf_load_bits(const float *p, unsigned bits) { return _mm512_maskz_loadu_ps((__mmask16)bits, p); }
+static inline void vf_store_bits(float *p, vf v, unsigned bits) { _mm512_mask_storeu_ps(p, (__mmask16)bits, v); }
 
 /* ---- double */
 typedef __m512d vd;
@@ -69,5 +74,7 @@ static inline vd_lmask vd_active(vd_idx len, int64_t t)
     return _mm512_cmpgt_epi64_mask(_mm512_cvtepi32_epi64(len), _mm512_set1_epi64(t));
 }
 static inline vd vd_fma_m(vd a, vd b, vd c, vd_lmask m) { return _mm512_mask3_fmadd_pd(a, b, c, m); }
+static inline vd vd_load_bits(const double *p, unsigned bits) { return _mm512_maskz_loadu_pd((__mmask8)bits, p); }
+static inline void vd_store_bits(double *p, vd v, unsigned bits) { _mm512_mask_storeu_pd(p, (__mmask8)bits, v); }
 
 #endif
