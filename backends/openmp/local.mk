@@ -13,6 +13,8 @@ noinst_LTLIBRARIES += backends/openmp/libloom_omp.la \
 
 backends_openmp_libloom_omp_la_SOURCES = \
 	backends/openmp/openmp_backend.c \
+	backends/openmp/omp_sell.c \
+	backends/openmp/omp_sell.h \
 	backends/openmp/omp_topology.c \
 	backends/openmp/omp_topology.h \
 	backends/openmp/omp_team.c \
