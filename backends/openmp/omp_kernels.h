@@ -36,11 +36,10 @@ typedef struct ompk_args {
     int lanes;
     int64_t chunk;
     /* work split: threads asked for; RB: parts+1 row boundaries balanced by
-     * non-zeros (plus one per row); columns per pass over X (cache tile) */
+     * non-zeros (plus one per row) */
     int threads;
     int parts;
     const int64_t *row_part;
-    int64_t col_pass;
     /* EB: first row of each chunk (lib/eb_chunks.c) and the carries of rows
      * that cross chunks: per chunk, the piece of its first row when that row
      * began in an earlier chunk, and the piece of its last row when that row

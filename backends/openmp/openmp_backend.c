@@ -3,10 +3,11 @@
  * float and double, host memory, any thread count, the same bits as the
  * reference.  Planning picks the kernel for this CPU (AVX-512, AVX2 or
  * portable), the thread count and placement (hwloc), the split of rows
- * between threads and the column tile, and for N = 1 RB+SR a sliced copy of
- * A with rows in vector lanes (rows in place, or sorted by length over the
- * whole matrix with the empty rows left out) where that runs faster; execution packs
- * column-major X when it has to and runs the kernel (omp_kernels_impl.h).
+ * between threads, and for N = 1 RB+SR a sliced copy of A with rows in
+ * vector lanes (rows in place, or sorted by length over the whole matrix
+ * with the empty rows left out) where that runs faster (omp_sell.c);
+ * execution packs column-major X when it has to and runs the kernel
+ * (omp_kernels_impl.h).
  *
  * Environment (for measurements and tests): LOOM_OMP_NO_SLICES (no sliced
  * copy), LOOM_OMP_SLICES_ALWAYS (make and keep the in-place one whatever
@@ -39,7 +40,6 @@ typedef struct omp_plan_data {
     ompk_pack_fn pack;
     int parts;
     int64_t *row_part;  /* parts + 1 row boundaries (RB) */
-    int64_t col_pass;   /* columns of X per pass (RB, N > 1) */
     void *carry_first;  /* EB: chunks * n each */
     void *carry_last;
     void *x_packed;     /* column-major X copied row-major (N > 1) */
@@ -165,14 +165,6 @@ static loom_status openmp_plan_prepare(loom_plan *plan)
         goto oom;
     balance_rows(A->row_offsets, A->rows, d->parts, d->row_part);
 
-    /* Columns per pass: the pass's slice of X (K rows) in half the LLC. */
-    const size_t x_row_bytes = (size_t)(A->cols > 0 ? A->cols : 1) * es;
-    int64_t pass = (int64_t)(topo->llc / 2 / x_row_bytes);
-    pass = pass / 32 * 32;
-    d->col_pass = pass < 32 ? 32 : pass;
-    if (d->col_pass >= plan->n)
-        d->col_pass = plan->n;
-
     d->interleave = !getenv("LOOM_OMP_NO_INTERLEAVE");
     const char *sw = getenv("LOOM_OMP_SERIAL_WORK");
     d->serial_work = sw ? strtoll(sw, NULL, 10) : OMP_SERIAL_WORK;
@@ -253,7 +245,6 @@ static loom_status openmp_spmm(loom_plan *plan, double alpha, const loom_dense *
     g.chunk = plan->strategy.chunk;
     g.parts = d->parts;
     g.row_part = d->row_part;
-    g.col_pass = d->col_pass;
     g.chunk_first_row = plan->chunk_first_row;
     g.chunks = plan->chunks;
     g.carry_first = d->carry_first;
