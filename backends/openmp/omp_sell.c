@@ -328,13 +328,7 @@ static int sell_race(ompk_spmm_fn spmm, const ompk_args *work, const loom_csr *A
         else
             ((double *)x)[k] = 1.0;
     }
-    ompk_args g;
-    memset(&g, 0, sizeof g);
-    g.rows = A->rows;
-    g.nnz = A->nnz;
-    g.row_offsets = A->row_offsets;
-    g.col_indices = A->col_indices;
-    g.values = A->values;
+    ompk_args g = *work;
     g.x = x;
     g.x_rs = g.x_cs = 1;
     g.y = y;
@@ -343,10 +337,6 @@ static int sell_race(ompk_spmm_fn spmm, const ompk_args *work, const loom_csr *A
     g.alpha = 1;
     g.mloop = LOOM_M_RB;
     g.kloop = LOOM_K_SR;
-    g.threads = work->threads;
-    g.parts = work->parts;
-    g.row_part = work->row_part;
-    g.interleave = work->interleave;
     double best[3] = {1e30, 1e30, 1e30};
     /* One untimed round first (y's first touch, the copies' first read),
      * then timed rounds, the candidates alternating: four, or up to 32

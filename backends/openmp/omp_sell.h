@@ -32,8 +32,9 @@ typedef struct omp_sell {
  * portable kernels, which have no gather and keep the CSR path). */
 OMP_SELL_API int omp_sell_height(omp_isa isa, loom_dtype dtype);
 /* Make the sliced copies worth a try for A (h lanes), race them against the
- * CSR kernel spmm with the work split of `work` (threads, parts, row_part,
- * interleave), and leave the winner in *out (h == 0: CSR won). */
+ * CSR kernel spmm, with A's arrays and the work split (threads, parts,
+ * row_part, interleave) as `work` gives them, and leave the winner in *out
+ * (h == 0: CSR won). */
 OMP_SELL_API loom_status omp_sell_choose(omp_sell *out, const loom_csr *A, size_t es, int h,
                                          ompk_spmm_fn spmm, const ompk_args *work);
 /* Point the kernel's arguments at a sliced copy (NULL or h == 0: the CSR

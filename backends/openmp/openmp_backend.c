@@ -44,6 +44,7 @@ typedef struct omp_plan_data {
     void *carry_last;
     void *x_packed;     /* column-major X copied row-major (N > 1) */
     omp_sell sell;      /* RB+SR, N = 1 */
+    ompk_args base;     /* what every call's kernel arguments share: A, the work split */
     int interleave;
     int64_t serial_work; /* below this many nnz*n, one thread (see openmp_spmm) */
 } omp_plan_data;
@@ -168,16 +169,20 @@ static loom_status openmp_plan_prepare(loom_plan *plan)
     d->interleave = !getenv("LOOM_OMP_NO_INTERLEAVE");
     const char *sw = getenv("LOOM_OMP_SERIAL_WORK");
     d->serial_work = sw ? strtoll(sw, NULL, 10) : OMP_SERIAL_WORK;
+    ompk_args *b = &d->base;
+    b->rows = A->rows;
+    b->nnz = A->nnz;
+    b->row_offsets = A->row_offsets;
+    b->col_indices = A->col_indices;
+    b->values = A->values;
+    b->threads = d->threads;
+    b->parts = d->parts;
+    b->row_part = d->row_part;
+    b->interleave = d->interleave;
     const int h = omp_sell_height(d->isa, plan->dtype);
     if (plan->strategy.mloop == LOOM_M_RB && plan->strategy.kloop == LOOM_K_SR && plan->n == 1 &&
         h > 0 && A->nnz > 0 && !getenv("LOOM_OMP_NO_SLICES")) {
-        ompk_args work;
-        memset(&work, 0, sizeof work);
-        work.threads = d->threads;
-        work.parts = d->parts;
-        work.row_part = d->row_part;
-        work.interleave = d->interleave;
-        loom_status st = omp_sell_choose(&d->sell, A, es, h, d->spmm, &work);
+        loom_status st = omp_sell_choose(&d->sell, A, es, h, d->spmm, &d->base);
         if (st != LOOM_SUCCESS)
             return st;
     }
@@ -211,13 +216,7 @@ static loom_status openmp_spmm(loom_plan *plan, double alpha, const loom_dense *
 {
     const omp_plan_data *d = plan->backend_data;
     const loom_csr *A = plan->A;
-    ompk_args g;
-    memset(&g, 0, sizeof g);
-    g.rows = A->rows;
-    g.nnz = A->nnz;
-    g.row_offsets = A->row_offsets;
-    g.col_indices = A->col_indices;
-    g.values = A->values;
+    ompk_args g = d->base;
     g.n = plan->n;
     /* Small products run on the calling thread alone: waking the team
      * costs more than it saves below about serial_work multiply-adds
@@ -243,13 +242,10 @@ static loom_status openmp_spmm(loom_plan *plan, double alpha, const loom_dense *
     g.kloop = plan->strategy.kloop;
     g.lanes = plan->strategy.lanes;
     g.chunk = plan->strategy.chunk;
-    g.parts = d->parts;
-    g.row_part = d->row_part;
     g.chunk_first_row = plan->chunk_first_row;
     g.chunks = plan->chunks;
     g.carry_first = d->carry_first;
     g.carry_last = d->carry_last;
-    g.interleave = d->interleave;
     if (g.x_rs == 1) /* (a strided x: the CSR path) */
         omp_sell_args(&g, &d->sell);
     d->spmm(&g);
