@@ -10,6 +10,7 @@
 #include "omp_sell.h"
 
 #include <omp.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -313,6 +314,9 @@ done:
  * give the same bits, so the race only decides speed: each runs once
  * untimed and four times timed, in turn, on a scratch x (ones) and y; the
  * best time wins.  Returns the winner's index in cand (NULL: CSR). */
+/* A race leader this much faster than every other candidate has won. */
+#define RACE_CLEAR 0.1
+
 static int sell_race(ompk_spmm_fn spmm, const ompk_args *work, const loom_csr *A, size_t es,
                      const omp_sell *const *cand, int n)
 {
@@ -341,9 +345,12 @@ static int sell_race(ompk_spmm_fn spmm, const ompk_args *work, const loom_csr *A
     /* One untimed round first (y's first touch, the copies' first read),
      * then timed rounds, the candidates alternating: four, or up to 32
      * where a round takes under 2 ms (products of a few microseconds,
-     * where one scheduling hiccup decides a race of four). */
+     * where one scheduling hiccup decides a race of four).  The long race
+     * ends as soon as, after four timed rounds, the leader is over
+     * RACE_CLEAR faster than every other: only close calls need the
+     * extra rounds, and most races are not close. */
     const double r0 = omp_get_wtime();
-    int rounds = 5;
+    int rounds = 5, win = 0;
     for (int round = 0; round < rounds; round++) {
         for (int c = 0; c < n; c++) {
             omp_sell_args(&g, cand[c]);
@@ -357,13 +364,18 @@ static int sell_race(ompk_spmm_fn spmm, const ompk_args *work, const loom_csr *A
             const double once = omp_get_wtime() - r0;
             rounds = once < 2e-3 / 7 ? 33 : once < 2e-3 ? 1 + (int)(8e-3 / once) : 5;
         }
+        win = 0;
+        for (int c = 1; c < n; c++)
+            if (best[c] < best[win])
+                win = c;
+        bool clear = round >= 4;
+        for (int c = 0; c < n && clear; c++)
+            clear = c == win || best[win] < (1.0 - RACE_CLEAR) * best[c];
+        if (clear)
+            break;
     }
     loom__free(x);
     loom__free(y);
-    int win = 0;
-    for (int c = 1; c < n; c++)
-        if (best[c] < best[win])
-            win = c;
     return win;
 }
 
