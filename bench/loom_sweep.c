@@ -137,10 +137,7 @@ static double lookup(loom_backend_id backend, const measured *m, int count, cons
 {
     loom_strategy t;
     for (int i = 0; i < count; i++)
-        if (loom_strategy_parse(m[i].strategy, &t) == LOOM_SUCCESS && t.mloop == s->mloop &&
-            (t.nloop == s->nloop || !loom__n_loop_matters(backend, n)) && t.kloop == s->kloop &&
-            (s->kloop == LOOM_K_SR || t.lanes == s->lanes) &&
-            (s->mloop == LOOM_M_RB || t.chunk == s->chunk))
+        if (loom_strategy_parse(m[i].strategy, &t) == LOOM_SUCCESS && same_product(backend, &t, s, n))
             return m[i].ms;
     return -1;
 }

@@ -10,8 +10,9 @@
  * each (the first warms the caches for the second, the one kept) on the
  * host clock (DEVICE_FINAL_RUNS in one batch on a device clock); a lone
  * finalist needs no more rounds.  At most 2C + 24 runs on the host, 2C + 6
- * on a device, plus each candidate's preprocessing.  C is the model's best TOP_BY_MODEL (TOP_BY_MODEL_DEVICE)
- * when the backend has a model (32 runs on the host, 12 on a GPU): the
+ * on a device, plus each candidate's preprocessing.  C is the model's best
+ * TOP_BY_MODEL (TOP_BY_MODEL_DEVICE) when the backend has a model (32 runs
+ * on the host, 12 on a GPU): the
  * model keeps the slow candidates, which dominate the cost, away; else the
  * backend's list (12 for OpenMP: 48 runs).  A finalist is judged by the
  * median of its interleaved rounds on the host, by its fastest run on a

@@ -14,9 +14,10 @@
  * forced in place on a third of the cases (LOOM_OMP_SLICES_ALWAYS), the
  * globally sorted copy (empty rows left out) on another third
  * (LOOM_OMP_SLICES_SORTED; otherwise the plan races them and keeps the
- * fastest); test_powerlaw_spmv runs every mode on R-MAT-like inputs, the persistent team of workers on
- * every other pair of cases (LOOM_OMP_TEAM=1), and the one-thread shortcut for small
- * products is off (LOOM_OMP_SERIAL_WORK=0) so the thread counts are real.
+ * fastest), and test_powerlaw_spmv runs every mode on R-MAT-like inputs;
+ * the persistent team of workers runs every other pair of cases
+ * (LOOM_OMP_TEAM=1), and the one-thread shortcut for small products is off
+ * (LOOM_OMP_SERIAL_WORK=0) so the thread counts are real.
  * test_special_values puts Inf, NaN and -0 in X and A around slices with
  * empty and short rows: padding must never reach an accumulator.
  *
@@ -248,12 +249,12 @@ static int cmp_i32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Rows whose lengths follow a steep power law (a few rows of thousands of
- * non-zeros that cross many EB chunks, many of 0-3), runs of empty rows,
- * and values with full random mantissas, some exact zeros and -0. */
 static loom_csr *matrix_with_lengths(loom_dtype dtype, int64_t rows, int64_t cols, int64_t *ro,
                                      uint64_t st);
 
+/* Rows whose lengths follow a steep power law (a few rows of thousands of
+ * non-zeros that cross many EB chunks, many of 0-3), runs of empty rows,
+ * and values with full random mantissas, some exact zeros and -0. */
 static loom_csr *skewed_matrix(loom_dtype dtype, int64_t rows, int64_t cols, uint64_t seed)
 {
     uint64_t st = seed;

@@ -32,20 +32,18 @@
  * overrides it). */
 #define OMP_SERIAL_WORK 4096
 
-
 typedef struct omp_plan_data {
-    int threads;
     omp_isa isa;
     ompk_spmm_fn spmm;
     ompk_pack_fn pack;
-    int parts;
-    int64_t *row_part;  /* parts + 1 row boundaries (RB) */
+    /* What every call's kernel arguments share: A's arrays and the work
+     * split (threads, parts, row_part, interleave). */
+    ompk_args base;
+    int64_t *row_part;  /* parts + 1 row boundaries (RB), base.row_part */
     void *carry_first;  /* EB: chunks * n each */
     void *carry_last;
     void *x_packed;     /* column-major X copied row-major (N > 1) */
     omp_sell sell;      /* RB+SR, N = 1 */
-    ompk_args base;     /* what every call's kernel arguments share: A, the work split */
-    int interleave;
     int64_t serial_work; /* below this many nnz*n, one thread (see openmp_spmm) */
 } omp_plan_data;
 
@@ -155,30 +153,27 @@ static loom_status openmp_plan_prepare(loom_plan *plan)
     if (!d)
         return loom__error(LOOM_ERR_OUT_OF_MEMORY, "openmp: out of memory for the plan");
     plan->backend_data = d;
-    d->threads = plan->ctx.threads > 0 ? plan->ctx.threads : topo->cores;
+    ompk_args *b = &d->base;
+    b->threads = plan->ctx.threads > 0 ? plan->ctx.threads : topo->cores;
     d->isa = topo->isa;
     kernels_for(d->isa, plan->dtype, &d->spmm, &d->pack);
-    place_threads(d->threads);
+    place_threads(b->threads);
 
-    d->parts = d->threads;
-    d->row_part = loom__malloc(((size_t)d->parts + 1) * sizeof *d->row_part);
+    b->parts = b->threads;
+    d->row_part = loom__malloc(((size_t)b->parts + 1) * sizeof *d->row_part);
     if (!d->row_part)
         goto oom;
-    balance_rows(A->row_offsets, A->rows, d->parts, d->row_part);
-
-    d->interleave = !getenv("LOOM_OMP_NO_INTERLEAVE");
-    const char *sw = getenv("LOOM_OMP_SERIAL_WORK");
-    d->serial_work = sw ? strtoll(sw, NULL, 10) : OMP_SERIAL_WORK;
-    ompk_args *b = &d->base;
+    balance_rows(A->row_offsets, A->rows, b->parts, d->row_part);
+    b->row_part = d->row_part;
+    b->interleave = !getenv("LOOM_OMP_NO_INTERLEAVE");
     b->rows = A->rows;
     b->nnz = A->nnz;
     b->row_offsets = A->row_offsets;
     b->col_indices = A->col_indices;
     b->values = A->values;
-    b->threads = d->threads;
-    b->parts = d->parts;
-    b->row_part = d->row_part;
-    b->interleave = d->interleave;
+
+    const char *sw = getenv("LOOM_OMP_SERIAL_WORK");
+    d->serial_work = sw ? strtoll(sw, NULL, 10) : OMP_SERIAL_WORK;
     const int h = omp_sell_height(d->isa, plan->dtype);
     if (plan->strategy.mloop == LOOM_M_RB && plan->strategy.kloop == LOOM_K_SR && plan->n == 1 &&
         h > 0 && A->nnz > 0 && !getenv("LOOM_OMP_NO_SLICES")) {
@@ -194,8 +189,8 @@ static loom_status openmp_plan_prepare(loom_plan *plan)
         d->carry_last = loom__malloc(bytes);
         if (!d->carry_first || !d->carry_last)
             goto oom;
-        first_touch(d->carry_first, bytes, d->threads);
-        first_touch(d->carry_last, bytes, d->threads);
+        first_touch(d->carry_first, bytes, b->threads);
+        first_touch(d->carry_last, bytes, b->threads);
     }
     if (plan->x_layout == LOOM_COL_MAJOR && plan->n > 1) {
         size_t bytes;
@@ -204,7 +199,7 @@ static loom_status openmp_plan_prepare(loom_plan *plan)
         d->x_packed = loom__malloc(bytes ? bytes : 1);
         if (!d->x_packed)
             goto oom;
-        first_touch(d->x_packed, bytes, d->threads);
+        first_touch(d->x_packed, bytes, b->threads);
     }
     return LOOM_SUCCESS;
 oom:
@@ -222,9 +217,9 @@ static loom_status openmp_spmm(loom_plan *plan, double alpha, const loom_dense *
      * costs more than it saves below about serial_work multiply-adds
      * (more so on a busy machine, where a woken thread may wait for a
      * core).  The bits do not depend on the thread count. */
-    g.threads = (double)A->nnz * (double)plan->n < (double)d->serial_work ? 1 : d->threads;
+    g.threads = (double)A->nnz * (double)plan->n < (double)d->serial_work ? 1 : d->base.threads;
     if (X->layout == LOOM_COL_MAJOR && g.n > 1) {
-        d->pack(X->data, X->rows, g.n, X->ld, d->x_packed, d->threads);
+        d->pack(X->data, X->rows, g.n, X->ld, d->x_packed, d->base.threads);
         g.x = d->x_packed;
         g.x_rs = g.n;
         g.x_cs = 1;
