@@ -7,6 +7,7 @@ lib_libloom_la_SOURCES += \
 	lib/dual_registry.c \
 	lib/dual_gemm_api.c \
 	lib/dual_conv_api.c \
+	lib/dual_zero_safe.c \
 	reference/dual_gemm.h \
 	reference/dual_gemm_f32.c \
 	reference/dual_gemm_f64.c \

@@ -125,8 +125,9 @@ loom_status loom_dual_gemm_plan_create(loom_context *ctx, loom_dual_gemm_plan **
     snprintf(p->explain, sizeof p->explain,
              "dual-side GEMM %" PRId64 " x %" PRId64 " x %" PRId64 " (%s) on backend %s: "
              "outer product over k in increasing order, 32x32 warp tiles, density A %.4g, "
-             "B %.4g",
-             p->m, p->n, p->k, loom_dtype_name(p->dtype), b->name, da, db);
+             "B %.4g%s%s",
+             p->m, p->n, p->k, loom_dtype_name(p->dtype), b->name, da, db,
+             p->path[0] ? "; " : "", p->path);
     *plan = p;
     return LOOM_SUCCESS;
 }

@@ -35,6 +35,7 @@ struct loom_dual_gemm_plan {
     int64_t m, n, k;
     loom_memory c_memory;
     void *backend_data; /* owned by the backend (device copies of A and B) */
+    char path[160];     /* the backend's prepare may say which kernel path it took */
     char explain[512];
 };
 
@@ -118,6 +119,13 @@ LOOM_INTERNAL loom_status loom__ref_im2col_bitmap(loom_context *ctx, const loom_
                                                   int64_t out_h, int64_t out_w,
                                                   const loom_bitmap *X, int64_t image,
                                                   loom_bitmap **cols);
+
+/* True when every non-zero value is finite and at least 2^-50 (f32) or
+ * 2^-480 (f64) in magnitude: a dual-side GEMM may then multiply absent
+ * elements as zeros and keep the reference's bits (the proof is in
+ * lib/dual_zero_safe.c). */
+LOOM_INTERNAL bool loom__dual_zero_safe(const void *values, int64_t n, loom_dtype dtype);
+LOOM_INTERNAL bool loom__dual_dense_zero_safe(const loom_dense *d);
 
 /* The position of value (line, bit) inside a tile: the values of earlier
  * lines, then those of lower bits on its own line. */

@@ -354,6 +354,37 @@ static void run_gemm(loom_backend_id id, const loom_bitmap *A, const loom_bitmap
     CHECK(loom_dual_gemm_plan_destroy(&p));
 }
 
+/* The OpenMP GEMM's paths (LOOM_DUAL_OMP_PATH; NULL: its own choice). */
+static const char *const omp_paths[] = {NULL, "tiles", "rows", "cols"};
+
+/* memcmp of every backend other than the reference (every OpenMP path)
+ * against Cref. */
+static void check_backends(const loom_bitmap *A, const loom_bitmap *B, double alpha, double beta,
+                           const loom_dense *C0, const loom_dense *Cref, const char *what)
+{
+    for (int id = LOOM_BACKEND_OPENMP; id < LOOM_BACKEND_COUNT; id++) {
+        if (!backend_usable((loom_backend_id)id))
+            continue;
+        const int paths = id == LOOM_BACKEND_OPENMP ? 4 : 1;
+        for (int p = 0; p < paths; p++) {
+            if (omp_paths[p])
+                setenv("LOOM_DUAL_OMP_PATH", omp_paths[p], 1);
+            loom_dense C;
+            run_gemm((loom_backend_id)id, A, B, alpha, beta, C0, &C);
+            unsetenv("LOOM_DUAL_OMP_PATH");
+            loom_compare_result r;
+            CHECK(loom_dense_compare(Cref, &C, &r));
+            if (r.differing)
+                fail_msg("%s: backend %s (path %s) differs from the reference in %lld elements, "
+                         "first (%lld, %lld): %.17g vs %.17g",
+                         what, loom_backend_name((loom_backend_id)id),
+                         omp_paths[p] ? omp_paths[p] : "auto", (long long)r.differing,
+                         (long long)r.first_row, (long long)r.first_col, r.first_a, r.first_b);
+            loom_dense_free(ctx, &C);
+        }
+    }
+}
+
 /* Oracle on the reference, then memcmp of every other backend. */
 static void check_gemm_case(const loom_dense *Ad, const loom_dense *Bd, double alpha, double beta,
                             loom_layout c_layout, uint64_t seed, const char *what)
@@ -367,20 +398,7 @@ static void check_gemm_case(const loom_dense *Ad, const loom_dense *Bd, double a
     char msg[256];
     if (!dual_oracle_gemm(Ad, Bd, alpha, beta, &C0, &Cref, msg, sizeof msg))
         fail_msg("%s: reference: %s", what, msg);
-    for (int id = LOOM_BACKEND_OPENMP; id < LOOM_BACKEND_COUNT; id++) {
-        if (!backend_usable((loom_backend_id)id))
-            continue;
-        loom_dense C;
-        run_gemm((loom_backend_id)id, A, B, alpha, beta, &C0, &C);
-        loom_compare_result r;
-        CHECK(loom_dense_compare(&Cref, &C, &r));
-        if (r.differing)
-            fail_msg("%s: backend %s differs from the reference in %lld elements, first (%lld, "
-                     "%lld): %.17g vs %.17g",
-                     what, loom_backend_name((loom_backend_id)id), (long long)r.differing,
-                     (long long)r.first_row, (long long)r.first_col, r.first_a, r.first_b);
-        loom_dense_free(ctx, &C);
-    }
+    check_backends(A, B, alpha, beta, &C0, &Cref, what);
     loom_bitmap_destroy(&A);
     loom_bitmap_destroy(&B);
     loom_dense_free(ctx, &C0);
@@ -414,6 +432,51 @@ static void test_gemm_random(void **state)
                 loom_dense_free(ctx, &Ad);
                 loom_dense_free(ctx, &Bd);
             }
+}
+
+/*
+ * Values that are not zero-safe: an Inf in A where B has zeros (multiplying
+ * absent elements would make NaN), and a product that rounds to -0
+ * (-2^-100 * 2^-60; f64: -2^-600 * 2^-600) followed by products with absent elements (+0 + -0
+ * would be +0).  Every path must still give the reference's bits: the
+ * OpenMP line walk must not be taken.  Compared by memcmp only (the
+ * oracle has no bound for Inf).
+ */
+static void test_gemm_not_zero_safe(void **state)
+{
+    (void)state;
+    for (int dt = 0; dt < 2; dt++) {
+        loom_dense Ad, Bd, C0, Cref;
+        CHECK(dual_random_dense(ctx, &Ad, 40, 70, 0.6, (loom_dtype)dt, LOOM_ROW_MAJOR, 31 + dt));
+        CHECK(dual_random_dense(ctx, &Bd, 70, 45, 0.4, (loom_dtype)dt, LOOM_ROW_MAJOR, 41 + dt));
+        for (int64_t k = 0; k < 70; k++) { /* row 3 of A: k = 5 first, tiny */
+            dual_set(&Ad, 3, k, k == 5 ? -ldexp(1, dt ? -600 : -100) : k > 5 && k < 60 ? 0.75 : 0);
+            dual_set(&Ad, 7, k, k == 9 ? INFINITY : 0);
+        }
+        for (int64_t k = 0; k < 70; k++) /* column 2 of B: only k = 5 */
+            dual_set(&Bd, k, 2, 0);
+        for (int64_t j = 0; j < 45; j++) {
+            dual_set(&Bd, 5, j, j == 2 ? ldexp(1, dt ? -600 : -60) : 0); /* (3, 2): -0 */
+            dual_set(&Bd, 9, j, j % 2 ? 0.5 : 0);           /* (7, odd): Inf; even: absent */
+        }
+        CHECK(dual_random_dense(ctx, &C0, 40, 45, 1.0, (loom_dtype)dt, LOOM_ROW_MAJOR, 51 + dt));
+        loom_bitmap *A = NULL, *B = NULL;
+        CHECK(loom_bitmap_from_dense(ctx, &Ad, LOOM_BITMAP_COLUMNS, &A));
+        CHECK(loom_bitmap_from_dense(ctx, &Bd, LOOM_BITMAP_ROWS, &B));
+        run_gemm(LOOM_BACKEND_REFERENCE, A, B, 1, 0, &C0, &Cref);
+        double c32 = dual_get(&Cref, 3, 2), c72 = dual_get(&Cref, 7, 2);
+        if (!(c32 == 0 && signbit(c32)) || !isinf(dual_get(&Cref, 7, 1)) || isnan(c72))
+            fail_msg("%s: the reference's C(3,2), C(7,1), C(7,2) are %g, %g, %g; the case "
+                     "expects -0, Inf and a number",
+                     dt ? "f64" : "f32", c32, dual_get(&Cref, 7, 1), c72);
+        check_backends(A, B, 1, 0, &C0, &Cref, dt ? "not zero-safe f64" : "not zero-safe f32");
+        loom_bitmap_destroy(&A);
+        loom_bitmap_destroy(&B);
+        loom_dense_free(ctx, &Ad);
+        loom_dense_free(ctx, &Bd);
+        loom_dense_free(ctx, &C0);
+        loom_dense_free(ctx, &Cref);
+    }
 }
 
 /* Real weights: DLMC ResNet-50 matrices (pattern files; values drawn at random). */
@@ -616,6 +679,7 @@ int main(void)
         cmocka_unit_test(test_malformed_inputs),
         cmocka_unit_test(test_bitmap_round_trips),
         cmocka_unit_test(test_gemm_random),
+        cmocka_unit_test(test_gemm_not_zero_safe),
         cmocka_unit_test(test_gemm_dlmc),
         cmocka_unit_test(test_conv_random),
         cmocka_unit_test(test_conv_dlmc),

@@ -31,7 +31,7 @@ dual_cuda_srcdir_sources = \
 dual_cuda_ptxas_logs = $(dual_cuda_sources:.cu=.ptxas.log)
 loomcu_ptxas_logs += $(dual_cuda_ptxas_logs)
 EXTRA_DIST += $(dual_cuda_sources) $(dual_cuda_headers) \
-	backends/cuda/dual_cuda_backend.c backends/cuda/dual_zero_safe.c
+	backends/cuda/dual_cuda_backend.c
 if LOOM_HAVE_CUDA
 DUAL_CUDA_OBJECTS = $(dual_cuda_sources:.cu=.lo)
 $(DUAL_CUDA_OBJECTS): $(srcdir)/backends/cuda/dual_cuda.h $(srcdir)/backends/cuda/dual_common.cuh \
@@ -43,8 +43,7 @@ backends/cuda/dual_bitmap_build.lo: $(srcdir)/backends/cuda/dual_bitmap_kernels.
 backends/cuda/dual_im2col.lo: $(srcdir)/backends/cuda/dual_im2col_kernels.cuh
 lib_libloom_la_SOURCES += \
 	backends/cuda/dual_cuda.h \
-	backends/cuda/dual_cuda_backend.c \
-	backends/cuda/dual_zero_safe.c
+	backends/cuda/dual_cuda_backend.c
 lib_libloom_la_LIBADD += $(DUAL_CUDA_OBJECTS)
 EXTRA_lib_libloom_la_DEPENDENCIES += $(DUAL_CUDA_OBJECTS)
 CLEANFILES += $(DUAL_CUDA_OBJECTS) $(dual_cuda_sources:.cu=.o) $(dual_cuda_ptxas_logs) \

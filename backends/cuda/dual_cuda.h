@@ -167,14 +167,6 @@ int loom__dual_cuda_im2col_bitmap(const loom_conv_shape *s, int64_t out_h, int64
                                   const dual_cuda_bitmap *X, int64_t image, int f64,
                                   dual_cuda_bitmap *cols, void *stream);
 
-/* ---------------------------------------------- dual_zero_safe.c (host) */
-
-/* True when every non-zero value is finite and at least 2^-50 (f32) or
- * 2^-480 (f64) in magnitude: the GEMM may then multiply absent elements
- * as zeros and keep the reference's bits (the proof is in the file). */
-bool loom__dual_zero_safe(const void *values, int64_t n, loom_dtype dtype);
-bool loom__dual_dense_zero_safe(const loom_dense *d);
-
 /* -------------------------------------------------------- dual_conv.cu */
 
 typedef struct dual_cuda_conv dual_cuda_conv;

@@ -10,3 +10,4 @@
 #include <string.h>
 #define LOOM_REAL_F64
 #include "dual_gemm_impl.h"
+#include "dual_lines_impl.h"

@@ -1,8 +1,9 @@
 /*
- * dual_zero_safe.c - may the CUDA dual-side GEMM multiply absent elements
- * as zeros and still give loom__ref_dual_gemm's bits?
+ * dual_zero_safe.c - may a dual-side GEMM multiply absent elements as
+ * zeros and still give loom__ref_dual_gemm's bits?
  *
- * The GEMM's fast path (backends/cuda/dual_gemm.cu) lets a lane compute
+ * The fast paths (backends/cuda/dual_gemm.cu, and the OpenMP row walk in
+ * backends/openmp/dual_gemm_impl.h) compute
  * fma(a, b, acc) with a or b an absent element stored as +0.  That returns
  * acc unchanged, bit for bit, unless acc is -0 or the other operand is
  * Inf or NaN.  When every non-zero value v is finite with |v| >= 2^-50
@@ -11,7 +12,7 @@
  * 2^-532), so acc + a*b is exactly 0, rounded to +0, or at least the
  * smallest subnormal, which does not round to 0: acc is never -0, and
  * never NaN.  Values outside that range (subnormal or tiny, Inf, NaN) send
- * the GEMM down its exact path, which tests both masks for every product.
+ * the GEMM down its exact path, which multiplies only pairs of non-zeros.
  */
 #include "config.h"
 #include "dual_internal.h"

@@ -1,0 +1,132 @@
+/*
+ * dual_lines.c - the OpenMP dual-side GEMM's line walk: its plan data (the
+ * sparse side as one list per line of C) and the two layout helpers the
+ * kernels in dual_lines_impl.h share.
+ *
+ * The walk computes each line of C (a row, or a column) as
+ *
+ *     acc(x) = +0;  for each (k, s) in the line's list, k increasing:
+ *         acc(x) = fma(s, P(k, x), acc(x))
+ *
+ * where the list holds the line's non-zeros of one operand (A's row i for
+ * row i of C, or B's column j for column j) and P is the other operand
+ * expanded to dense, a panel of columns (or rows) at a time, its absent
+ * elements +0.  So every C element sees fma over the k where the sparse
+ * side is non-zero, in increasing k: the reference's order, plus fmas
+ * whose product is a zero from P.  Those leave acc's bits unchanged when
+ * both operands are zero-safe (lib/dual_zero_safe.c), which the plan
+ * checks; otherwise the plan keeps the tile walk (dual_gemm_impl.h), which
+ * multiplies only pairs of non-zeros.
+ *
+ * Which side is the list: the one with the fewer multiply-adds,
+ * nnz(A) * N (rows of C) against nnz(B) * M (columns of C).
+ */
+#include "config.h"
+#include "omp_dual.h"
+
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#pragma GCC target("popcnt") /* checked by the descriptor */
+#endif
+
+loom_dual_side loom__dual_side_of(const loom_bitmap_view *v, bool is_a)
+{
+    loom_dual_side s = {v, 0, 0, 0, 0, 0, 0};
+    if (is_a) { /* column-condensed: lines are columns k, bits run over rows */
+        s.cross = v->rows;
+        s.k = v->cols;
+        s.cross_tiles = v->tile_rows;
+        s.k_tiles = v->tile_cols;
+        s.sc = v->tile_cols;
+        s.sk = 1;
+    } else { /* row-condensed: lines are rows k, bits run over columns */
+        s.cross = v->cols;
+        s.k = v->rows;
+        s.cross_tiles = v->tile_cols;
+        s.k_tiles = v->tile_rows;
+        s.sc = 1;
+        s.sk = v->tile_cols;
+    }
+    return s;
+}
+
+static bool present(const loom_bitmap_view *v, int64_t t)
+{
+    return v->tile_bits[t / 64] >> (t % 64) & 1u;
+}
+
+/* The lists of one cross tile (32 lines of C): entries are appended in
+ * tile-column then line order, which is increasing k.  With kidx NULL,
+ * only counts into cnt[]. */
+static void list_tile_row(const loom_dual_side *s, int64_t ct, int64_t *cur, int32_t *kidx,
+                          char *val, size_t es)
+{
+    const loom_bitmap_view *v = s->v;
+    for (int64_t kt = 0; kt < s->k_tiles; kt++) {
+        const int64_t t = ct * s->sc + kt * s->sk;
+        if (!present(v, t))
+            continue;
+        int64_t pos = v->tile_offsets[t];
+        for (int kk = 0; kk < LOOM__TILE; kk++) {
+            for (uint32_t m = v->masks[t * LOOM__TILE + kk]; m; m &= m - 1, pos++) {
+                const int b = __builtin_ctz(m);
+                if (kidx) {
+                    kidx[cur[b]] = (int32_t)(kt * LOOM__TILE + kk);
+                    memcpy(val + (size_t)cur[b] * es, (const char *)v->values + (size_t)pos * es,
+                           es);
+                }
+                cur[b]++;
+            }
+        }
+    }
+}
+
+static loom_status build_lists(const loom_dual_side *s, size_t es, int threads,
+                               loom_dual_lines *out)
+{
+    const int64_t lines = s->cross, padded = s->cross_tiles * LOOM__TILE;
+    out->start = loom__calloc((size_t)padded + 1, sizeof(int64_t));
+    out->kidx = loom__malloc((size_t)(s->v->nnz ? s->v->nnz : 1) * sizeof(int32_t));
+    out->val = loom__malloc((size_t)(s->v->nnz ? s->v->nnz : 1) * es);
+    if (!out->start || !out->kidx || !out->val)
+        return loom__error(LOOM_ERR_OUT_OF_MEMORY, "dual-side GEMM (openmp): out of memory");
+    int64_t *cnt = out->start + 1;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (int64_t ct = 0; ct < s->cross_tiles; ct++)
+        list_tile_row(s, ct, cnt + ct * LOOM__TILE, NULL, NULL, es);
+    for (int64_t i = 0; i < padded; i++) /* counts to starts */
+        out->start[i + 1] += out->start[i];
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (int64_t ct = 0; ct < s->cross_tiles; ct++) {
+        int64_t cur[LOOM__TILE];
+        memcpy(cur, out->start + ct * LOOM__TILE, sizeof cur);
+        list_tile_row(s, ct, cur, out->kidx, out->val, es);
+    }
+    out->lines = lines;
+    return LOOM_SUCCESS;
+}
+
+void loom__dual_lines_free(loom_dual_lines *l)
+{
+    loom__free(l->start);
+    loom__free(l->kidx);
+    loom__free(l->val);
+    memset(l, 0, sizeof *l);
+}
+
+loom_status loom__dual_lines_build(const loom_bitmap *A, const loom_bitmap *B, bool rows,
+                                   int threads, loom_dual_lines *out)
+{
+    memset(out, 0, sizeof *out);
+    out->rows = rows;
+    if (threads <= 0)
+        threads = omp_get_max_threads();
+    loom_dual_side s = rows ? loom__dual_side_of(&A->v, true) : loom__dual_side_of(&B->v, false);
+    loom_status st = build_lists(&s, loom_dtype_size(A->v.dtype), threads, out);
+    if (st != LOOM_SUCCESS)
+        loom__dual_lines_free(out);
+    return st;
+}
