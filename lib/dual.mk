@@ -8,6 +8,7 @@ lib_libloom_la_SOURCES += \
 	lib/dual_gemm_api.c \
 	lib/dual_conv_api.c \
 	lib/dual_zero_safe.c \
+	lib/dual_lines.c \
 	reference/dual_gemm.h \
 	reference/dual_gemm_f32.c \
 	reference/dual_gemm_f64.c \

@@ -127,6 +127,28 @@ LOOM_INTERNAL loom_status loom__ref_im2col_bitmap(loom_context *ctx, const loom_
 LOOM_INTERNAL bool loom__dual_zero_safe(const void *values, int64_t n, loom_dtype dtype);
 LOOM_INTERNAL bool loom__dual_dense_zero_safe(const loom_dense *d);
 
+/* One operand seen from its condensed lines (lib/dual_lines.c): line k of A is
+ * column k, of B row k; `cross` runs along a line (A's rows, B's columns).
+ * Tile (ct, kt) is tile number ct*sc + kt*sk of the bitmap. */
+typedef struct loom_dual_side {
+    const loom_bitmap_view *v;
+    int64_t cross, k, cross_tiles, k_tiles, sc, sk;
+} loom_dual_side;
+LOOM_INTERNAL loom_dual_side loom__dual_side_of(const loom_bitmap_view *v, bool is_a);
+
+/* The sparse side of the line walk: for each line of C (row i when rows,
+ * else column j), its operand's non-zeros (k increasing) at
+ * kidx/val[start[line] .. start[line+1]). */
+typedef struct loom_dual_lines {
+    bool rows;
+    int64_t lines, padded; /* padded: lines rounded up to tiles, the entries of start - 1 */
+    int64_t *start;
+    int32_t *kidx;
+    void *val;
+} loom_dual_lines;
+LOOM_INTERNAL loom_status loom__dual_lines_build(const loom_bitmap *A, const loom_bitmap *B,
+                                                 bool rows, loom_dual_lines *out);
+LOOM_INTERNAL void loom__dual_lines_free(loom_dual_lines *l);
 /* The position of value (line, bit) inside a tile: the values of earlier
  * lines, then those of lower bits on its own line. */
 static inline int64_t loom__bitmap_value_index(const loom_bitmap_view *v, int64_t tile, int line,

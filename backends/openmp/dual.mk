@@ -7,7 +7,6 @@ backends_openmp_libloom_omp_dual_la_SOURCES = \
 	backends/openmp/omp_dual.h \
 	backends/openmp/dual_gemm_impl.h \
 	backends/openmp/dual_lines_impl.h \
-	backends/openmp/dual_lines.c \
 	backends/openmp/dual_gemm_f32.c \
 	backends/openmp/dual_gemm_f64.c \
 	backends/openmp/dual_im2col.c \

@@ -10,28 +10,6 @@ LOOM_INTERNAL void loom__omp_dual_gemm_f32(const loom_bitmap *A, const loom_bitm
 LOOM_INTERNAL void loom__omp_dual_gemm_f64(const loom_bitmap *A, const loom_bitmap *B,
                                            double alpha, double beta, loom_dense *C, int threads,
                                            bool vector);
-/* One operand seen from its condensed lines (dual_lines.c): line k of A is
- * column k, of B row k; `cross` runs along a line (A's rows, B's columns).
- * Tile (ct, kt) is tile number ct*sc + kt*sk of the bitmap. */
-typedef struct loom_dual_side {
-    const loom_bitmap_view *v;
-    int64_t cross, k, cross_tiles, k_tiles, sc, sk;
-} loom_dual_side;
-LOOM_INTERNAL loom_dual_side loom__dual_side_of(const loom_bitmap_view *v, bool is_a);
-
-/* The sparse side of the line walk: for each line of C (row i when rows,
- * else column j), its operand's non-zeros (k increasing) at
- * kidx/val[start[line] .. start[line+1]). */
-typedef struct loom_dual_lines {
-    bool rows;
-    int64_t lines;
-    int64_t *start;
-    int32_t *kidx;
-    void *val;
-} loom_dual_lines;
-LOOM_INTERNAL loom_status loom__dual_lines_build(const loom_bitmap *A, const loom_bitmap *B,
-                                                 bool rows, int threads, loom_dual_lines *out);
-LOOM_INTERNAL void loom__dual_lines_free(loom_dual_lines *l);
 /* C = alpha*A*B + beta*C by the line walk; only for zero-safe operands. */
 LOOM_INTERNAL loom_status loom__omp_dual_lines_gemm_f32(const loom_dual_lines *l,
                                                         const loom_bitmap *A, const loom_bitmap *B,

@@ -1,7 +1,8 @@
 /*
- * dual_lines.c - the OpenMP dual-side GEMM's line walk: its plan data (the
- * sparse side as one list per line of C) and the two layout helpers the
- * kernels in dual_lines_impl.h share.
+ * dual_lines.c - the line walk of the dual-side GEMM (OpenMP:
+ * backends/openmp/dual_lines_impl.h; CUDA: backends/cuda/dual_lines.cu):
+ * its plan data, the sparse side as one list per line of C, built once per
+ * plan, and the view of an operand along its condensed lines.
  *
  * The walk computes each line of C (a row, or a column) as
  *
@@ -22,15 +23,10 @@
  * nnz(A) * N (rows of C) against nnz(B) * M (columns of C).
  */
 #include "config.h"
-#include "omp_dual.h"
+#include "dual_internal.h"
 
-#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
-
-#if defined(__x86_64__) && defined(__GNUC__)
-#pragma GCC target("popcnt") /* checked by the descriptor */
-#endif
 
 loom_dual_side loom__dual_side_of(const loom_bitmap_view *v, bool is_a)
 {
@@ -84,28 +80,26 @@ static void list_tile_row(const loom_dual_side *s, int64_t ct, int64_t *cur, int
     }
 }
 
-static loom_status build_lists(const loom_dual_side *s, size_t es, int threads,
-                               loom_dual_lines *out)
+static loom_status build_lists(const loom_dual_side *s, size_t es, loom_dual_lines *out)
 {
     const int64_t lines = s->cross, padded = s->cross_tiles * LOOM__TILE;
     out->start = loom__calloc((size_t)padded + 1, sizeof(int64_t));
     out->kidx = loom__malloc((size_t)(s->v->nnz ? s->v->nnz : 1) * sizeof(int32_t));
     out->val = loom__malloc((size_t)(s->v->nnz ? s->v->nnz : 1) * es);
     if (!out->start || !out->kidx || !out->val)
-        return loom__error(LOOM_ERR_OUT_OF_MEMORY, "dual-side GEMM (openmp): out of memory");
+        return loom__error(LOOM_ERR_OUT_OF_MEMORY, "dual-side GEMM: out of memory");
     int64_t *cnt = out->start + 1;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (int64_t ct = 0; ct < s->cross_tiles; ct++)
         list_tile_row(s, ct, cnt + ct * LOOM__TILE, NULL, NULL, es);
     for (int64_t i = 0; i < padded; i++) /* counts to starts */
         out->start[i + 1] += out->start[i];
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (int64_t ct = 0; ct < s->cross_tiles; ct++) {
         int64_t cur[LOOM__TILE];
         memcpy(cur, out->start + ct * LOOM__TILE, sizeof cur);
         list_tile_row(s, ct, cur, out->kidx, out->val, es);
     }
     out->lines = lines;
+    out->padded = padded;
     return LOOM_SUCCESS;
 }
 
@@ -118,14 +112,12 @@ void loom__dual_lines_free(loom_dual_lines *l)
 }
 
 loom_status loom__dual_lines_build(const loom_bitmap *A, const loom_bitmap *B, bool rows,
-                                   int threads, loom_dual_lines *out)
+                                   loom_dual_lines *out)
 {
     memset(out, 0, sizeof *out);
     out->rows = rows;
-    if (threads <= 0)
-        threads = omp_get_max_threads();
     loom_dual_side s = rows ? loom__dual_side_of(&A->v, true) : loom__dual_side_of(&B->v, false);
-    loom_status st = build_lists(&s, loom_dtype_size(A->v.dtype), threads, out);
+    loom_status st = build_lists(&s, loom_dtype_size(A->v.dtype), out);
     if (st != LOOM_SUCCESS)
         loom__dual_lines_free(out);
     return st;
