@@ -41,6 +41,7 @@
 #include <cusparse.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -98,6 +99,14 @@ struct timer {
 };
 
 /* Median time of f() over reps runs after one warm-up, by CUDA events. */
+/* Host wall-clock milliseconds (for the plan, which runs on the host). */
+static double wall_ms()
+{
+    return std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
 template <typename F> static double time_ms(int reps, F f)
 {
     timer t;
@@ -244,14 +253,17 @@ static double copy_bandwidth_gbs()
 /* The GEMM configurations timed (environment of dual_cuda_backend.c;
  * NULL leaves a variable unset).  The first is the library's default. */
 static const struct variant {
-    const char *name, *kernel, *tile, *walk, *exact;
+    const char *name, *kernel, *tile, *walk, *exact, *lockstep, *pad;
 } variants[] = {
-    {"pipe", NULL, NULL, NULL, NULL},
-    {"pipe64x128", NULL, "64x128", NULL, NULL},
-    {"pipe_exact", NULL, NULL, NULL, "1"},
-    {"basic", "basic", NULL, NULL, NULL},
-    {"basic_rows", "basic", NULL, "rows", NULL},
-    {"basic32x256", "basic", "32x256", NULL, NULL},
+    {"default", NULL, NULL, NULL, NULL, NULL, NULL},
+    {"lockstep", NULL, NULL, NULL, NULL, "1", NULL},
+    {"alone", NULL, NULL, NULL, NULL, "0", NULL},
+    {"alone_pad32", NULL, NULL, NULL, NULL, "0", "32"},
+    {"alone_pad4", NULL, NULL, NULL, NULL, "0", "4"},
+    {"lock_pad32", NULL, NULL, NULL, NULL, "1", "32"},
+    {"lines_cols", "cols", NULL, NULL, NULL, NULL, NULL},
+    {"pipe", "pipe", NULL, NULL, NULL, NULL, NULL},
+    {"pipe_exact", NULL, NULL, NULL, "1", NULL, NULL},
 };
 enum { NVARIANTS = sizeof variants / sizeof variants[0] };
 
@@ -269,6 +281,8 @@ static void set_variant(const struct variant *v)
     set_or_unset("LOOM_DUAL_CUDA_TILE", v->tile);
     set_or_unset("LOOM_DUAL_CUDA_WALK", v->walk);
     set_or_unset("LOOM_DUAL_CUDA_EXACT", v->exact);
+    set_or_unset("LOOM_DUAL_CUDA_LOCKSTEP", v->lockstep);
+    set_or_unset("LOOM_DUAL_CUDA_LDE_PAD", v->pad);
 }
 
 /* ----------------------------------------------------------- part 1 */
@@ -294,7 +308,7 @@ static void spgemm_sweep(loom_context *ctx, int n, int reps, double copy_gbs, FI
     printf(" | %7s %8s | %6s\n", "vs blas", "vs cusp", "DSTC x");
     if (csv) {
         fprintf(csv, "n,sparsity,density_product,useful_fma,floor_ms,floor_bytes_ms,cublas_ms,"
-                     "dual_ms,cusparse_ms,nnz_c,dstc_speedup,bits_vs_openmp");
+                     "dual_ms,cusparse_ms,nnz_c,dstc_speedup,bits_vs_openmp,plan_ms");
         for (int v = 0; v < NVARIANTS; v++)
             fprintf(csv, ",%s_ms", variants[v].name);
         fprintf(csv, "\n");
@@ -350,13 +364,22 @@ static void spgemm_sweep(loom_context *ctx, int n, int reps, double copy_gbs, FI
         const double floor_bytes = bytes / (copy_gbs * 1e9) * 1e3;
         const double floor = std::max(floor_bytes, useful / dense_fma_per_ms);
         loom_dual_gemm_plan *p;
-        LM(loom_dual_gemm_plan_create(ctx, &p, Ab, Bb, &Cd, LOOM_BACKEND_CUDA));
-        double var_ms[NVARIANTS];
-        for (int v = 0; v < NVARIANTS; v++) {
+        double var_ms[NVARIANTS], plan_ms = 0;
+        /* A plan per variant: some choose their path when the plan is made.
+         * The plan (host lists, uploads) is timed apart, once. */
+        for (int v = NVARIANTS - 1; v >= 0; v--) {
             set_variant(&variants[v]);
+            const double t0 = wall_ms();
+            LM(loom_dual_gemm_plan_create(ctx, &p, Ab, Bb, &Cd, LOOM_BACKEND_CUDA));
+            CU(cudaDeviceSynchronize());
+            if (v == 0) {
+                plan_ms = wall_ms() - t0;
+                printf("  plan %.1f ms: %s\n", plan_ms, loom_dual_gemm_plan_explain(p));
+            }
             var_ms[v] = time_ms(reps, [&] { LM(loom_dual_gemm_execute(p, 1.0, 0.0, &Cd)); });
+            if (v > 0)
+                LM(loom_dual_gemm_plan_destroy(&p));
         }
-        set_variant(&variants[0]);
         LM(loom_dual_gemm_execute(p, 1.0, 0.0, &Cd)); /* the default's C, for the bit check */
         CU(cudaDeviceSynchronize());
         LM(loom_dual_gemm_plan_destroy(&p));
@@ -412,9 +435,9 @@ static void spgemm_sweep(loom_context *ctx, int n, int reps, double copy_gbs, FI
         printf(" | %6.2fx %8s | %6.1f  bits %s\n", blas_ms / dual_ms, vs_sp, steps.speedup, bits);
         fflush(stdout);
         if (csv) {
-            fprintf(csv, "%d,%g,%g,%.0f,%.4f,%.4f,%.4f,%.4f,%.4f,%lld,%.2f,%s", n, s, prod, useful,
-                    floor, floor_bytes, blas_ms, dual_ms, sp_ms, (long long)nnz_c, steps.speedup,
-                    bits);
+            fprintf(csv, "%d,%g,%g,%.0f,%.4f,%.4f,%.4f,%.4f,%.4f,%lld,%.2f,%s,%.3f", n, s, prod,
+                    useful, floor, floor_bytes, blas_ms, dual_ms, sp_ms, (long long)nnz_c,
+                    steps.speedup, bits, plan_ms);
             for (int v = 0; v < NVARIANTS; v++)
                 fprintf(csv, ",%.4f", var_ms[v]);
             fprintf(csv, "\n");

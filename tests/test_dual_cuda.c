@@ -4,9 +4,11 @@
  *   - the dual-side GEMM: odd shapes, densities from dense (0% sparse) to
  *     empty (100%), f32 and f64, C in host and device memory, row- and
  *     column-major with a padded leading dimension, beta == 0 with C
- *     poisoned with NaN, more than 256 k-tiles; both kernels
- *     (LOOM_DUAL_CUDA_KERNEL), their block tiles (_TILE) and walks
- *     (_WALK), and both paths (_EXACT);
+ *     poisoned with NaN, more than 256 k-tiles; the line walk over rows
+ *     and over columns, each alone and in lockstep (_LOCKSTEP), and both
+ *     tile kernels (LOOM_DUAL_CUDA_KERNEL),
+ *     their block tiles (_TILE) and walks (_WALK), and both paths
+ *     (_EXACT);
  *   - values outside the range where absent elements may be multiplied
  *     as zeros (products that round to -0) take the exact path unasked;
  *   - the convolution on the GPU with each im2col strategy: odd shapes,
@@ -120,15 +122,19 @@ static void gemm_run(loom_backend_id id, const loom_bitmap *A, const loom_bitmap
 }
 
 /* The GEMM's configurations (LOOM_DUAL_CUDA_KERNEL, _TILE, _WALK; NULL
- * leaves the variable unset): the pipelined kernel's tiles, the basic
- * kernel's tiles and walks.  f64 takes those with a NULL tile. */
+ * leaves the variable unset): the default (the line walk where the values
+ * are zero-safe), the line walk over rows and over columns, the pipelined
+ * kernel's tiles, the basic kernel's tiles and walks.  f64 takes those
+ * with a NULL tile. */
 static const struct gemm_config {
-    const char *kernel, *tile, *walk;
+    const char *kernel, *tile, *walk, *lockstep;
 } configs[] = {
-    {NULL, NULL, NULL},         {NULL, "64x256", NULL},       {NULL, "64x128", NULL},
-    {"basic", NULL, NULL},      {"basic", NULL, "union"},     {"basic", NULL, "rows"},
-    {"basic", "64x256", NULL},  {"basic", "32x256", "union"}, {"basic", "32x128", "rows"},
-    {"basic", "32x256", "rows"}, {"basic", "32x128", "union"},
+    {NULL, NULL, NULL, NULL},          {NULL, NULL, NULL, "1"},          {NULL, NULL, NULL, "0"},
+    {"rows", NULL, NULL, "1"},         {"cols", NULL, NULL, "0"},        {"pipe", NULL, NULL, NULL},
+    {"pipe", "64x256", NULL, NULL},    {"pipe", "64x128", NULL, NULL},   {"basic", NULL, NULL, NULL},
+    {"basic", NULL, "union", NULL},    {"basic", NULL, "rows", NULL},    {"basic", "64x256", NULL, NULL},
+    {"basic", "32x256", "union", NULL}, {"basic", "32x128", "rows", NULL}, {"basic", "32x256", "rows", NULL},
+    {"basic", "32x128", "union", NULL},
 };
 
 static void set_or_unset(const char *name, const char *value)
@@ -163,6 +169,7 @@ static void gemm_case(const loom_dense *Ad, const loom_dense *Bd, loom_dtype dt,
                 set_or_unset("LOOM_DUAL_CUDA_KERNEL", cf->kernel);
                 set_or_unset("LOOM_DUAL_CUDA_TILE", cf->tile);
                 set_or_unset("LOOM_DUAL_CUDA_WALK", cf->walk);
+                set_or_unset("LOOM_DUAL_CUDA_LOCKSTEP", cf->lockstep);
                 set_or_unset("LOOM_DUAL_CUDA_EXACT", exact ? "1" : NULL);
                 loom_dense Cc;
                 host_copy(&C0, &Cc);
@@ -171,11 +178,12 @@ static void gemm_case(const loom_dense *Ad, const loom_dense *Bd, loom_dtype dt,
                     loom_compare_result r;
                     CHECK(loom_dense_compare(&Cr, &Cc, &r));
                     fail_msg("GEMM %s %lldx%lldx%lld %s, C in %s memory, kernel %s, tile %s, "
-                             "walk %s, exact %d: %lld elements differ, first (%lld, %lld) "
+                             "walk %s, lockstep %s, exact %d: %lld elements differ, first (%lld, %lld) "
                              "%.17g vs %.17g",
                              what, (long long)m, (long long)k, (long long)n, loom_dtype_name(dt),
-                             dev ? "device" : "host", cf->kernel ? cf->kernel : "pipe",
-                             cf->tile ? cf->tile : "auto", cf->walk ? cf->walk : "auto", exact,
+                             dev ? "device" : "host", cf->kernel ? cf->kernel : "default",
+                             cf->tile ? cf->tile : "auto", cf->walk ? cf->walk : "auto",
+                             cf->lockstep ? cf->lockstep : "auto", exact,
                              (long long)r.differing, (long long)r.first_row,
                              (long long)r.first_col, r.first_a, r.first_b);
                 }
@@ -188,6 +196,7 @@ static void gemm_case(const loom_dense *Ad, const loom_dense *Bd, loom_dtype dt,
     unsetenv("LOOM_DUAL_CUDA_KERNEL");
     unsetenv("LOOM_DUAL_CUDA_TILE");
     unsetenv("LOOM_DUAL_CUDA_WALK");
+    unsetenv("LOOM_DUAL_CUDA_LOCKSTEP");
     unsetenv("LOOM_DUAL_CUDA_EXACT");
     loom_bitmap_destroy(&A);
     loom_bitmap_destroy(&B);

@@ -8,6 +8,7 @@
 dual_cuda_sources = \
 	backends/cuda/dual_device.cu \
 	backends/cuda/dual_gemm.cu \
+	backends/cuda/dual_lines.cu \
 	backends/cuda/dual_csr_build.cu \
 	backends/cuda/dual_bitmap_build.cu \
 	backends/cuda/dual_im2col.cu \
@@ -24,6 +25,7 @@ dual_cuda_headers = \
 dual_cuda_srcdir_sources = \
 	$(srcdir)/backends/cuda/dual_device.cu \
 	$(srcdir)/backends/cuda/dual_gemm.cu \
+	$(srcdir)/backends/cuda/dual_lines.cu \
 	$(srcdir)/backends/cuda/dual_csr_build.cu \
 	$(srcdir)/backends/cuda/dual_bitmap_build.cu \
 	$(srcdir)/backends/cuda/dual_im2col.cu \
@@ -38,6 +40,7 @@ $(DUAL_CUDA_OBJECTS): $(srcdir)/backends/cuda/dual_cuda.h $(srcdir)/backends/cud
 	$(srcdir)/backends/cuda/dual_tile_build.cuh
 backends/cuda/dual_gemm.lo: $(srcdir)/backends/cuda/dual_gemm_kernel.cuh \
 	$(srcdir)/backends/cuda/dual_gemm_pipe_kernel.cuh
+backends/cuda/dual_lines.lo: $(srcdir)/backends/cuda/dual_gemm_pipe_kernel.cuh
 backends/cuda/dual_csr_build.lo: $(srcdir)/backends/cuda/dual_csr_kernels.cuh
 backends/cuda/dual_bitmap_build.lo: $(srcdir)/backends/cuda/dual_bitmap_kernels.cuh
 backends/cuda/dual_im2col.lo: $(srcdir)/backends/cuda/dual_im2col_kernels.cuh
@@ -48,6 +51,7 @@ lib_libloom_la_LIBADD += $(DUAL_CUDA_OBJECTS)
 EXTRA_lib_libloom_la_DEPENDENCIES += $(DUAL_CUDA_OBJECTS)
 CLEANFILES += $(DUAL_CUDA_OBJECTS) $(dual_cuda_sources:.cu=.o) $(dual_cuda_ptxas_logs) \
 	backends/cuda/.libs/dual_device.o backends/cuda/.libs/dual_gemm.o \
+	backends/cuda/.libs/dual_lines.o \
 	backends/cuda/.libs/dual_csr_build.o backends/cuda/.libs/dual_bitmap_build.o \
 	backends/cuda/.libs/dual_im2col.o backends/cuda/.libs/dual_conv.o
 endif

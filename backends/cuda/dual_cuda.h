@@ -10,6 +10,7 @@
  * The files behind it, one job each:
  *   dual_device.cu        device count, errors, allocation, upload, download
  *   dual_gemm.cu          the dual-side GEMM (loom__ref_dual_gemm's order)
+ *   dual_lines.cu         its line walk (zero-safe operands)
  *   dual_bitmap_build.cu  bitmaps built on the device (from dense, from CSR)
  *   dual_csr_build.cu     CSR built on the device (from dense), the one scan
  *   dual_im2col.cu        the three im2col strategies (reference/dual_im2col.c)
@@ -71,7 +72,7 @@ enum {
 /* Which GEMM kernel: the pipelined one (dual_gemm_pipe_kernel.cuh, the
  * default) or the first, basic one (dual_gemm_kernel.cuh), kept for
  * comparison.  Never the bits. */
-enum { DUAL_CUDA_KERNEL_PIPE = 0, DUAL_CUDA_KERNEL_BASIC = 1 };
+enum { DUAL_CUDA_KERNEL_PIPE = 0, DUAL_CUDA_KERNEL_BASIC = 1, DUAL_CUDA_KERNEL_LINES = 2 };
 
 /* How a warp of the basic kernel walks k for its 4 rows: over the union
  * of their masks (4 rows per shared load), row by row (fewer products when
@@ -79,12 +80,32 @@ enum { DUAL_CUDA_KERNEL_PIPE = 0, DUAL_CUDA_KERNEL_BASIC = 1 };
  * Never the bits. */
 enum { DUAL_CUDA_WALK_AUTO = 0, DUAL_CUDA_WALK_UNION = 1, DUAL_CUDA_WALK_ROWS = 2 };
 
+/* The line walk (dual_lines.cu): the sparse side's lists on the device
+ * (list.rows = lines of C, list.cols = K), the geometry of the other
+ * side (dual_cuda_side, as loom_dual_side: tile (ct, kt) is tile number
+ * ct*sc + kt*sk of its bitmap) and the scratch E it is expanded into
+ * (k_tiles*32 x lde, lde a multiple of loom__dual_cuda_lines_width). */
+typedef struct dual_cuda_side {
+    int64_t cross, k_tiles, cross_tiles, sc, sk;
+} dual_cuda_side;
+typedef struct dual_cuda_lines {
+    int rows; /* lines are C's rows (A's lists, E from B), else its columns */
+    dual_cuda_csr list;
+    dual_cuda_side dense;
+    void *E;
+    int64_t width, lde; /* E's used columns (a multiple of the line walk's width), its ld */
+    int lockstep; /* the block's warps walk the k-tiles together */
+} dual_cuda_lines;
+
 /* How the GEMM runs (none of it changes the bits).  exact = 0 allows the
- * zero-product path, which is only bit-exact when loom__dual_zero_safe
+ * zero-product paths, which are only bit-exact when loom__dual_zero_safe
  * holds for both operands' values (see dual_gemm.cu); exact = 1 tests both
- * masks for every product. */
+ * masks for every product.  kernel DUAL_CUDA_KERNEL_LINES takes the line
+ * walk when `lines` is set (the plan built it) and exact is 0, else the
+ * pipelined kernel. */
 typedef struct dual_cuda_gemm_opts {
     int exact, tile, walk, kernel;
+    const dual_cuda_lines *lines;
 } dual_cuda_gemm_opts;
 
 /* ------------------------------------------------------ dual_device.cu */
@@ -134,6 +155,19 @@ void loom__dual_cuda_csr_free(dual_cuda_csr *c);
 int loom__dual_cuda_gemm(const dual_cuda_bitmap *A, const dual_cuda_bitmap *B, int f64,
                          double alpha, double beta, void *C, int64_t ldc, int col_major,
                          int c_on_device, const dual_cuda_gemm_opts *opts, void *stream);
+
+/* ------------------------------------------------------- dual_lines.cu */
+
+/* The column multiple of the line walk's scratch (elements). */
+int64_t loom__dual_cuda_lines_width(int f64);
+/* C (device memory) = alpha*A*B + beta*C by the line walk; S is the
+ * expanded side (B when L->rows, else A). */
+int loom__dual_cuda_gemm_lines(const dual_cuda_lines *L, const dual_cuda_bitmap *S, int f64,
+                               double alpha, double beta, void *C, int64_t ldc, int col_major,
+                               void *stream);
+/* Device scratch: cudaMalloc and cudaFree. */
+int loom__dual_cuda_malloc(size_t bytes, void **p);
+void loom__dual_cuda_free(void *p);
 
 /* ------------------------------------------ dual_bitmap_build.cu, _csr_build.cu */
 

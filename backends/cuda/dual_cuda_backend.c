@@ -10,8 +10,12 @@
  * Environment variables for tests and benchmarks (none changes the bits):
  * LOOM_DUAL_CUDA_EXACT=1 makes the GEMM test both masks for every product
  * even when the values allow the faster path (dual_zero_safe.c);
- * LOOM_DUAL_CUDA_KERNEL=basic runs the first GEMM kernel instead of the
- * pipelined one; LOOM_DUAL_CUDA_TILE forces the block tile (f32: 64x256 or
+ * LOOM_DUAL_CUDA_KERNEL=pipe or basic runs the pipelined or the first GEMM
+ * kernel instead of the line walk (which needs zero-safe operands), and
+ * =rows or cols makes the plan build the line walk over C's rows or
+ * columns instead of the side with fewer multiply-adds, and
+ * LOOM_DUAL_CUDA_LOCKSTEP=0|1 whether its warps walk k-tiles together;
+ * LOOM_DUAL_CUDA_TILE forces the block tile (f32: 64x256 or
  * 64x128 pipelined, 64x256, 32x256 or 32x128 basic);
  * LOOM_DUAL_CUDA_WALK=union|rows forces the basic kernel's walk.
  */
@@ -19,6 +23,7 @@
 #include "dual_internal.h"
 #include "dual_cuda.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,7 +52,11 @@ static int env_walk(void)
 static int env_kernel(void)
 {
     const char *e = getenv("LOOM_DUAL_CUDA_KERNEL");
-    return e && !strcmp(e, "basic") ? DUAL_CUDA_KERNEL_BASIC : DUAL_CUDA_KERNEL_PIPE;
+    if (e && !strcmp(e, "basic"))
+        return DUAL_CUDA_KERNEL_BASIC;
+    if (e && !strcmp(e, "pipe"))
+        return DUAL_CUDA_KERNEL_PIPE;
+    return DUAL_CUDA_KERNEL_LINES;
 }
 
 static int env_tile(void)
@@ -70,7 +79,9 @@ static int env_tile(void)
  * environment), the block tile and the walk from the environment. */
 static dual_cuda_gemm_opts gemm_opts(bool zero_safe)
 {
-    dual_cuda_gemm_opts o = {!zero_safe || env_exact(), env_tile(), env_walk(), env_kernel()};
+    dual_cuda_gemm_opts o = {!zero_safe || env_exact(), env_tile(), env_walk(), env_kernel(), NULL};
+    if (o.kernel == DUAL_CUDA_KERNEL_LINES)
+        o.kernel = DUAL_CUDA_KERNEL_PIPE; /* no lists here: the convolution's GEMM */
     return o;
 }
 
@@ -114,7 +125,72 @@ static loom_status upload(const loom_bitmap *bm, bool with_lines, dual_cuda_bitm
 typedef struct cuda_gemm_data {
     dual_cuda_bitmap A, B;
     bool zero_safe; /* both operands' values allow the zero-product path */
+    bool has_lines; /* the line walk's lists and scratch are on the device */
+    dual_cuda_lines lines;
 } cuda_gemm_data;
+
+/* The line walk's scratch is the dense side expanded: at most this much. */
+#define LINES_SCRATCH_MAX ((size_t)2 << 30)
+
+/* The line walk: the sparse side's lists (built on the host) and the
+ * scratch for the other side, or nothing where the scratch would be too
+ * large (the tile kernels then run). */
+static loom_status lines_prepare(loom_dual_gemm_plan *plan, cuda_gemm_data *d)
+{
+    const loom_bitmap_view *a = &plan->A->v, *b = &plan->B->v;
+    const char *e = getenv("LOOM_DUAL_CUDA_KERNEL");
+    bool rows = (double)a->nnz * (double)plan->n <= (double)b->nnz * (double)plan->m;
+    if (e && !strcmp(e, "rows"))
+        rows = true;
+    else if (e && !strcmp(e, "cols"))
+        rows = false;
+    const loom_dual_side ds = loom__dual_side_of(rows ? b : a, !rows);
+    const int64_t w = loom__dual_cuda_lines_width(plan->dtype == LOOM_F64);
+    const int64_t width = (ds.cross + w - 1) / w * w;
+    /* LOOM_DUAL_CUDA_LDE_PAD: elements added to E's leading dimension (a
+     * multiple of 4), to measure cache-set effects of power-of-two strides. */
+    const char *pad_env = getenv("LOOM_DUAL_CUDA_LDE_PAD");
+    const int64_t pad = pad_env ? (atoll(pad_env) > 0 ? atoll(pad_env) / 4 * 4 : 0) : 0;
+    const int64_t lde = width + pad;
+    const size_t es = loom_dtype_size(plan->dtype);
+    const size_t bytes = (size_t)ds.k_tiles * LOOM__TILE * (size_t)lde * es;
+    if (bytes > LINES_SCRATCH_MAX) {
+        snprintf(plan->path, sizeof plan->path,
+                 "cuda path: tile kernels (the line walk's scratch would be %zu MiB)", bytes >> 20);
+        return LOOM_SUCCESS;
+    }
+    loom_dual_lines l;
+    loom_status st = loom__dual_lines_build(plan->A, plan->B, rows, &l);
+    if (st != LOOM_SUCCESS)
+        return st;
+    dual_cuda_lines *dl = &d->lines;
+    memset(dl, 0, sizeof *dl);
+    dl->rows = rows;
+    dl->dense = (dual_cuda_side){ds.cross, ds.k_tiles, ds.cross_tiles, ds.sc, ds.sk};
+    dl->width = width;
+    dl->lde = lde;
+    const int64_t nnz = l.start[l.lines], l_lines = l.lines;
+    int rc = loom__dual_cuda_csr_upload(l.lines, plan->k, nnz, l.start, l.kidx, l.val, es, &dl->list);
+    loom__dual_lines_free(&l);
+    if (rc == 0 && (rc = loom__dual_cuda_malloc(bytes, &dl->E)) != 0)
+        loom__dual_cuda_csr_free(&dl->list);
+    if (rc)
+        return cuda_fail(rc, "the line walk's lists and scratch");
+    /* Lockstep where a line has on average an entry per k-tile or more
+     * (most k-tiles have work for every warp); LOOM_DUAL_CUDA_LOCKSTEP=0|1
+     * forces it. */
+    dl->lockstep = (double)nnz >= (double)l_lines * (double)ds.k_tiles;
+    const char *ls = getenv("LOOM_DUAL_CUDA_LOCKSTEP");
+    if (ls && *ls)
+        dl->lockstep = strcmp(ls, "0") != 0;
+    d->has_lines = true;
+    snprintf(plan->path, sizeof plan->path,
+             "cuda path: line walk over the %s of C (%s's non-zeros against the other operand "
+             "expanded, %zu MiB scratch%s)",
+             rows ? "rows" : "columns", rows ? "A" : "B", bytes >> 20,
+             dl->lockstep ? ", warps in lockstep" : "");
+    return LOOM_SUCCESS;
+}
 
 static loom_status cuda_dual_prepare(loom_dual_gemm_plan *plan)
 {
@@ -130,6 +206,15 @@ static loom_status cuda_dual_prepare(loom_dual_gemm_plan *plan)
     }
     d->zero_safe = loom__dual_zero_safe(plan->A->v.values, plan->A->v.nnz, plan->dtype) &&
                    loom__dual_zero_safe(plan->B->v.values, plan->B->v.nnz, plan->dtype);
+    if (d->zero_safe && (st = lines_prepare(plan, d)) != LOOM_SUCCESS) {
+        loom__dual_cuda_bitmap_free(&d->A);
+        loom__dual_cuda_bitmap_free(&d->B);
+        loom__free(d);
+        return st;
+    }
+    if (!d->zero_safe)
+        snprintf(plan->path, sizeof plan->path, "cuda path: tile kernels, exact (values not "
+                                                "zero-safe)");
     plan->backend_data = d;
     return LOOM_SUCCESS;
 }
@@ -141,6 +226,10 @@ static void cuda_dual_release(loom_dual_gemm_plan *plan)
         return;
     loom__dual_cuda_bitmap_free(&d->A);
     loom__dual_cuda_bitmap_free(&d->B);
+    if (d->has_lines) {
+        loom__dual_cuda_csr_free(&d->lines.list);
+        loom__dual_cuda_free(d->lines.E);
+    }
     loom__free(d);
     plan->backend_data = NULL;
 }
@@ -150,6 +239,10 @@ static loom_status cuda_dual_gemm(loom_dual_gemm_plan *plan, double alpha, doubl
 {
     cuda_gemm_data *d = plan->backend_data;
     dual_cuda_gemm_opts o = gemm_opts(d->zero_safe);
+    if (d->has_lines && env_kernel() == DUAL_CUDA_KERNEL_LINES) {
+        o.kernel = DUAL_CUDA_KERNEL_LINES;
+        o.lines = &d->lines;
+    }
     int rc = loom__dual_cuda_gemm(&d->A, &d->B, plan->dtype == LOOM_F64, alpha, beta, C->data,
                                   C->ld, C->layout == LOOM_COL_MAJOR,
                                   C->memory == LOOM_MEMORY_DEVICE, &o, plan->ctx.stream);

@@ -47,6 +47,16 @@ extern "C" int loom__dual_cuda_is_oom(int code)
     return code == (int)cudaErrorMemoryAllocation;
 }
 
+extern "C" int loom__dual_cuda_malloc(size_t bytes, void **p)
+{
+    return (int)device_alloc(p, bytes);
+}
+
+extern "C" void loom__dual_cuda_free(void *p)
+{
+    cudaFree(p);
+}
+
 extern "C" int loom__dual_cuda_sync(void *stream)
 {
     cudaError_t e = cudaStreamSynchronize(static_cast<cudaStream_t>(stream));

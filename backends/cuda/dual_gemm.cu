@@ -8,6 +8,9 @@
  * --fmad=false, so alpha*acc and beta*c are not contracted.
  *
  * The kernels (block tiles and walks change the speed, never the order):
+ *   line walk (dual_lines.cu, the default where the plan built it: both
+ *     operands zero-safe): the sparse side's lists against the other side
+ *     expanded to dense; 4 lines a warp, k visited over their union;
  *   pipelined (dual_gemm_pipe_kernel.cuh, the default): 64 x 256 or
  *     64 x 128 of C per block, a warp 8 rows; the next k-tile's masks and
  *     values are copied with cp.async while the current one is computed;
@@ -177,7 +180,7 @@ extern "C" int loom__dual_cuda_gemm(const dual_cuda_bitmap *A, const dual_cuda_b
                                     void *stream_ptr)
 {
     const dual_cuda_gemm_opts none = {0, DUAL_CUDA_TILE_AUTO, DUAL_CUDA_WALK_AUTO,
-                                      DUAL_CUDA_KERNEL_PIPE};
+                                      DUAL_CUDA_KERNEL_PIPE, nullptr};
     if (!opts)
         opts = &none;
     cudaStream_t stream = static_cast<cudaStream_t>(stream_ptr);
@@ -200,10 +203,15 @@ extern "C" int loom__dual_cuda_gemm(const dual_cuda_bitmap *A, const dual_cuda_b
             return (int)e;
         }
     }
-    int rc = f64 ? launch_f64(A, B, alpha, beta, static_cast<double *>(dC), ldc, col_major, opts,
-                              stream)
-                 : launch_f32(A, B, (float)alpha, (float)beta, static_cast<float *>(dC), ldc,
-                              col_major, opts, stream);
+    int rc;
+    if (opts->kernel == DUAL_CUDA_KERNEL_LINES && opts->lines && !opts->exact)
+        rc = loom__dual_cuda_gemm_lines(opts->lines, opts->lines->rows ? B : A, f64, alpha, beta,
+                                        dC, ldc, col_major, stream);
+    else if (f64)
+        rc = launch_f64(A, B, alpha, beta, static_cast<double *>(dC), ldc, col_major, opts, stream);
+    else
+        rc = launch_f32(A, B, (float)alpha, (float)beta, static_cast<float *>(dC), ldc, col_major,
+                        opts, stream);
     if (!c_on_device) {
         if (rc == 0)
             rc = (int)cudaMemcpyAsync(C, dC, span * es, cudaMemcpyDeviceToHost, stream);
