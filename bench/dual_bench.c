@@ -7,14 +7,23 @@
  *            75, 99, 99.9 %, normalized to dense im2col at the same
  *            sparsity.  Each strategy starts from the input in its own
  *            format (dense, CSR, row-condensed bitmap), prepared untimed;
- *            the dense output buffer is allocated once, untimed.
+ *            the dense output buffer is allocated once, untimed (the API
+ *            writes into the caller's buffer), while CSR and bitmap return
+ *            a new matrix each call, allocated and freed inside the timing.
+ *            Each strategy runs its own loop (a warm-up, then the timed
+ *            runs), as a pipeline calling it image after image would.
+ *            --interleaved runs the three in turn in each repetition (the
+ *            order before 2026-11-25): there one strategy's large frees
+ *            (CSR's 29 MB at 0 %) shrink the heap, so the next one's new
+ *            output page-faults on every call, and dense's output buffer is
+ *            evicted from the cache by the others.
  *   spgemm:  C = A*B, n x n x n (default 4096), A and B with the same
  *            sparsity from 0 to 99.9 %, loom's dual-side GEMM against
  *            OpenBLAS sgemm on the dense matrices; with the step counter's
  *            theoretical speedup of a dual-side sparse tensor core.
  *
  * Prints where each method starts to win.  Usage:
- *   dual_bench [im2col|spgemm|all] [--size N] [--reps R] [--threads T]
+ *   dual_bench [im2col|spgemm|all] [--size N] [--reps R] [--threads T] [--interleaved]
  */
 #include <loom.h>
 #include <loom/bitmap.h>
@@ -74,6 +83,7 @@ static double best(double *t, int n)
 
 static loom_context *ctx;
 static int reps = 5;
+static int interleaved = 0;
 
 /* ---------------------------------------------------------------- im2col */
 
@@ -86,8 +96,9 @@ static void bench_im2col(FILE *csv)
     TRY(loom_conv_output_size(&sh, &oh, &ow));
     const int64_t crs = sh.channels * 9, pq = oh * ow;
     printf("\nTable III: im2col of a ResNet-18 layer (H = W = 56, 3x3, 128 channels, pad 1), "
-           "%d threads, best of %d\n",
-           omp_get_max_threads(), reps);
+           "%d threads, best of %d, %s\n",
+           omp_get_max_threads(), reps,
+           interleaved ? "strategies in turn in each repetition" : "a loop per strategy");
     printf("%9s | %12s %12s %12s | %9s %9s %9s\n", "sparsity", "dense ms", "csr ms", "bitmap ms",
            "dense", "csr", "bitmap");
     fprintf(csv, "im2col,sparsity,dense_ms,csr_ms,bitmap_ms\n");
@@ -103,7 +114,30 @@ static void bench_im2col(FILE *csv)
         TRY(loom_bitmap_from_dense(ctx, &X, LOOM_BITMAP_ROWS, &Xb));
         TRY(loom_bitmap_to_csr(ctx, Xb, &Xc));
         double td[64], tc[64], tb[64];
-        for (int r = 0; r < reps + 1; r++) { /* the first run warms up */
+        /* The first run of each loop warms up. */
+        for (int r = 0; r < reps + 1 && !interleaved; r++) {
+            double t0 = now();
+            TRY(loom_conv_im2col_dense(&sh, &X, 0, &cols));
+            if (r)
+                td[r - 1] = now() - t0;
+        }
+        for (int r = 0; r < reps + 1 && !interleaved; r++) {
+            loom_csr *cc = NULL;
+            double t0 = now();
+            TRY(loom_conv_im2col_csr(ctx, &sh, Xc, 0, &cc));
+            loom_csr_destroy(&cc);
+            if (r)
+                tc[r - 1] = now() - t0;
+        }
+        for (int r = 0; r < reps + 1 && !interleaved; r++) {
+            loom_bitmap *cb = NULL;
+            double t0 = now();
+            TRY(loom_conv_im2col_bitmap(ctx, &sh, Xb, 0, &cb));
+            loom_bitmap_destroy(&cb);
+            if (r)
+                tb[r - 1] = now() - t0;
+        }
+        for (int r = 0; r < reps + 1 && interleaved; r++) {
             double t0 = now();
             TRY(loom_conv_im2col_dense(&sh, &X, 0, &cols));
             double t1 = now();
@@ -233,6 +267,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--size") && i + 1 < argc)
             n = atoll(argv[++i]);
+        else if (!strcmp(argv[i], "--interleaved"))
+            interleaved = 1;
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
             reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
@@ -242,7 +278,9 @@ int main(int argc, char **argv)
         } else if (argv[i][0] != '-')
             what = argv[i];
         else {
-            fprintf(stderr, "usage: %s [im2col|spgemm|all] [--size N] [--reps R] [--threads T]\n",
+            fprintf(stderr,
+                    "usage: %s [im2col|spgemm|all] [--size N] [--reps R] [--threads T] "
+                    "[--interleaved]\n",
                     argv[0]);
             return 2;
         }

@@ -644,6 +644,94 @@ static void test_conv_random(void **state)
         }
 }
 
+/* The OpenMP bitmap im2col against the reference's, array by array (masks,
+ * tile offsets, tile bits, values), on 1, 2 and 3 threads: shapes that
+ * take each of its paths (stride, dilation, widths over 64 and 128,
+ * kernel columns that clip or not, images that do not start on a tile
+ * row, empty and full inputs). */
+static void same_bitmap(const loom_bitmap *want, const loom_bitmap *got, const char *what)
+{
+    loom_bitmap_view a, b;
+    CHECK(loom_bitmap_view_get(want, &a));
+    CHECK(loom_bitmap_view_get(got, &b));
+    int64_t tiles = a.tile_rows * a.tile_cols;
+    if (a.rows != b.rows || a.cols != b.cols || a.nnz != b.nnz || a.layout != b.layout)
+        fail_msg("%s: %lldx%lld with %lld non-zeros, reference %lldx%lld with %lld", what,
+                 (long long)b.rows, (long long)b.cols, (long long)b.nnz, (long long)a.rows,
+                 (long long)a.cols, (long long)a.nnz);
+    if (memcmp(a.tile_bits, b.tile_bits, (size_t)((tiles + 63) / 64) * sizeof(uint64_t)))
+        fail_msg("%s: tile bits differ", what);
+    if (memcmp(a.masks, b.masks, (size_t)(tiles * LOOM_BITMAP_TILE) * sizeof(uint32_t)))
+        fail_msg("%s: masks differ", what);
+    if (memcmp(a.tile_offsets, b.tile_offsets, (size_t)(tiles + 1) * sizeof(int64_t)))
+        fail_msg("%s: tile offsets differ", what);
+    if (memcmp(a.values, b.values, (size_t)a.nnz * loom_dtype_size(a.dtype)))
+        fail_msg("%s: values differ", what);
+}
+
+static void test_im2col_bitmap_arrays(void **state)
+{
+    (void)state;
+    /* batch, C, H, W, F, R, S, stride h/w, pad h/w, dilation h/w */
+    const loom_conv_shape shapes[] = {
+        {1, 128, 56, 56, 8, 3, 3, 1, 1, 1, 1, 1, 1},  /* the benchmark's layer */
+        {3, 5, 11, 37, 2, 3, 3, 1, 1, 1, 1, 1, 1},    /* images off tile rows */
+        {2, 3, 9, 70, 2, 3, 5, 1, 1, 2, 2, 1, 1},     /* width over 64, wide pad */
+        {1, 2, 7, 150, 2, 2, 7, 1, 1, 0, 3, 1, 2},    /* width over 128, dilation w */
+        {2, 4, 13, 33, 2, 3, 3, 2, 1, 1, 1, 1, 1},    /* stride h */
+        {1, 4, 13, 33, 2, 3, 3, 1, 2, 1, 0, 1, 1},    /* stride w */
+        {1, 3, 17, 40, 2, 3, 3, 3, 2, 2, 1, 2, 3},    /* both strides, dilations */
+        {1, 6, 5, 5, 2, 5, 5, 1, 1, 2, 2, 1, 1},      /* kernel as large as the map */
+        {2, 40, 6, 6, 2, 1, 1, 1, 1, 0, 0, 1, 1},     /* 1x1: C over a tile */
+        {1, 3, 20, 9, 2, 2, 3, 1, 1, 0, 0, 1, 1},     /* no padding: columns clipped */
+        {1, 2, 64, 64, 2, 3, 3, 1, 1, 1, 1, 1, 1},    /* width 64 exactly */
+    };
+    const double dens[] = {1.0, 0.7, 0.25, 0.02, 0.0};
+    loom_context *ref = NULL, *omp = NULL;
+    CHECK(loom_context_create(&ref));
+    CHECK(loom_context_set_backend(ref, LOOM_BACKEND_REFERENCE));
+    CHECK(loom_context_create(&omp));
+    if (loom_context_set_backend(omp, LOOM_BACKEND_OPENMP) != LOOM_SUCCESS ||
+        !backend_usable(LOOM_BACKEND_OPENMP)) {
+        loom_context_destroy(&ref);
+        loom_context_destroy(&omp);
+        skip();
+    }
+    uint64_t seed = 9000;
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        for (size_t d = 0; d < sizeof dens / sizeof dens[0]; d++)
+            for (int dt = 0; dt < 2; dt++) {
+                const loom_conv_shape *sh = &shapes[i];
+                if (i == 0 && (d == 1 || dt == 1)) /* (large: fewer cases) */
+                    continue;
+                loom_dense X;
+                CHECK(dual_random_dense(ctx, &X, sh->batch * sh->channels * sh->height, sh->width,
+                                        dens[d], (loom_dtype)dt, LOOM_ROW_MAJOR, seed++));
+                loom_bitmap *Xb = NULL;
+                CHECK(loom_bitmap_from_dense(ctx, &X, LOOM_BITMAP_ROWS, &Xb));
+                for (int64_t n = 0; n < sh->batch; n++) {
+                    loom_bitmap *want = NULL;
+                    CHECK(loom_conv_im2col_bitmap(ref, sh, Xb, n, &want));
+                    for (int threads = 1; threads <= 3; threads++) {
+                        char what[128];
+                        snprintf(what, sizeof what,
+                                 "bitmap im2col, shape %zu, density %g, %s, image %lld, %d threads",
+                                 i, dens[d], dt ? "f64" : "f32", (long long)n, threads);
+                        loom_bitmap *got = NULL;
+                        CHECK(loom_context_set_threads(omp, threads));
+                        CHECK(loom_conv_im2col_bitmap(omp, sh, Xb, n, &got));
+                        same_bitmap(want, got, what);
+                        loom_bitmap_destroy(&got);
+                    }
+                    loom_bitmap_destroy(&want);
+                }
+                loom_bitmap_destroy(&Xb);
+                loom_dense_free(ctx, &X);
+            }
+    loom_context_destroy(&ref);
+    loom_context_destroy(&omp);
+}
+
 /* A real 3x3 layer: DLMC ResNet-50 weights, 64 x (64*3*3), on a 14 x 14 map. */
 static void test_conv_dlmc(void **state)
 {
@@ -683,6 +771,7 @@ int main(void)
         cmocka_unit_test(test_gemm_dlmc),
         cmocka_unit_test(test_conv_random),
         cmocka_unit_test(test_conv_dlmc),
+        cmocka_unit_test(test_im2col_bitmap_arrays),
     };
     return cmocka_run_group_tests_name("dual", tests, setup, teardown);
 }

@@ -12,7 +12,8 @@
  *   bitmap: one block per output tile; a lane tests its source bit in the
  *           input's masks, the warp ballots the line mask (the transpose
  *           of mask, shift and test), and present values are gathered by
- *           popcount through the input's line offsets.
+ *           popcount through the input's line offsets.  One launch: each
+ *           block writes its tile's bit, set or clear (no memset first).
  */
 #include "dual_cuda.h"
 #include "dual_common.cuh"
@@ -57,8 +58,6 @@ int im2col_bitmap(const geometry &g, const dual_cuda_bitmap *X, dual_cuda_bitmap
     const int64_t tiles = cols->tile_rows * cols->tile_cols;
     if (!tiles)
         return 0;
-    if (int rc = clear_tile_bits(*cols, stream))
-        return rc;
     im2col_bitmap_kernel<real><<<grid_for(tiles, 1), BUILD_THREADS, 0, stream>>>(g, *X, *cols);
     return (int)cudaGetLastError();
 }

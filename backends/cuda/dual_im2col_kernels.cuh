@@ -126,7 +126,9 @@ __global__ void im2col_csr_kernel(const geometry g, const dual_cuda_csr X, int r
     }
 }
 
-/* One block per tile of the (padded, row-condensed) im2col bitmap. */
+/* One block per tile of the (padded, row-condensed) im2col bitmap.  Each
+ * block writes its tiles' bits either way (finish_tile<real, true>), so no
+ * clearing launch goes before it: one launch in all. */
 template <typename real>
 __global__ void __launch_bounds__(BUILD_THREADS)
     im2col_bitmap_kernel(const geometry g, const dual_cuda_bitmap X, const dual_cuda_bitmap out)
@@ -135,6 +137,8 @@ __global__ void __launch_bounds__(BUILD_THREADS)
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const real *xv = static_cast<const real *>(X.values);
     const int64_t tiles = out.tile_rows * out.tile_cols;
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        clear_tail_tile_bits(out);
     for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         const int row0 = (int)(t / out.tile_cols) * T + warp * BUILD_LINES;
         const int col = (int)(t % out.tile_cols) * T + lane;
@@ -163,7 +167,7 @@ __global__ void __launch_bounds__(BUILD_THREADS)
                           __popc(xm & ((1u << bit) - 1u))];
             }
         }
-        finish_tile(t, x, present, smem, out);
+        finish_tile<real, true>(t, x, present, smem, out);
     }
 }
 

@@ -20,8 +20,12 @@ constexpr int BUILD_LINES = 4; /* lines per warp */
 
 /* Called by the whole block for tile t, after the lanes filled x[] and
  * present[] for lines 4*warp + h.  smem: 32 words of shared memory.  Ends
- * with a barrier, so the block may go on to its next tile. */
-template <typename real>
+ * with a barrier, so the block may go on to its next tile.  The tile's bit
+ * is set by atomicOr (clear_tile_bits first); with WRITE_BIT it is also
+ * cleared, by atomicAnd, when the tile is empty, so the tile bits need no
+ * clearing first (the caller clears the last word's bits past the last
+ * tile: clear_tail_tile_bits). */
+template <typename real, bool WRITE_BIT = false>
 __device__ __forceinline__ void finish_tile(int64_t t, const real (&x)[BUILD_LINES],
                                             const bool (&present)[BUILD_LINES], uint32_t *smem,
                                             const dual_cuda_bitmap &out)
@@ -49,11 +53,23 @@ __device__ __forceinline__ void finish_tile(int64_t t, const real (&x)[BUILD_LIN
         out.masks[t * T + lane] = line_mask;
         out.line_offsets[t * T + lane] = line_off;
         const uint32_t any = __ballot_sync(FULL, line_mask != 0);
+        unsigned long long *word = reinterpret_cast<unsigned long long *>(out.tile_bits + (t >> 6));
         if (lane == 0 && any)
-            atomicOr(reinterpret_cast<unsigned long long *>(out.tile_bits + (t >> 6)),
-                     1ull << (t & 63));
+            atomicOr(word, 1ull << (t & 63));
+        else if (WRITE_BIT && lane == 0)
+            atomicAnd(word, ~(1ull << (t & 63)));
     }
     __syncthreads();
+}
+
+/* For finish_tile<real, true>: one thread clears the bits past the last
+ * tile (only they are not written by a tile's block). */
+__device__ __forceinline__ void clear_tail_tile_bits(const dual_cuda_bitmap &out)
+{
+    const int64_t tiles = out.tile_rows * out.tile_cols;
+    if (tiles & 63)
+        atomicAnd(reinterpret_cast<unsigned long long *>(out.tile_bits + ((tiles - 1) >> 6)),
+                  (1ull << (tiles & 63)) - 1ull);
 }
 
 /* The tile bits are set by atomicOr: clear them first. */

@@ -7,11 +7,11 @@
  *           contiguous piece of an input row: memcpy, zero the padding;
  *   csr:    the same run is a contiguous range of the input row's column
  *           indices: binary search for its start, then copy;
- *   bitmap: the same run is a contiguous range of bits of the input row's
- *           mask: shift and mask it into the output line's 32-bit mask,
- *           and, because the condensed values of consecutive set bits are
- *           consecutive, copy popcount(bits) values from the position a
- *           popcount gives.  No element is visited one by one.
+ *   bitmap: each output row is a window of a bit stream of the input
+ *           rows (one stream per channel and kernel column), so a mask
+ *           word is one funnel shift and its values one contiguous run,
+ *           found by a popcount; written in one pass, in storage order
+ *           (see the bitmap section).  No element is visited one by one.
  */
 #include "config.h"
 #include "omp_dual.h"
@@ -167,333 +167,487 @@ loom_status loom__omp_im2col_csr(loom_context *ctx, const loom_conv_shape *sh, i
 
 /* ------------------------------------------------------------ bitmap */
 
-typedef struct bitmap_input {
-    const loom_bitmap_view *x;
-    const int64_t *line_start; /* first value of (tile, line), for the image's tiles */
-    int64_t first_tile;        /* tile index of line_start[0] / 32 */
-    /* The non-empty input rows of the image, channel by channel: rows
-     * ne_h[ne_start[c]] .. ne_h[ne_start[c+1]-1] of channel c (increasing h),
-     * so the walk visits only the rows that have a bit to shift in. */
-    const int32_t *ne_h;
-    const int64_t *ne_start;
-} bitmap_input;
+/*
+ * The bitmap strategy.  Output row (c, r, s) takes, for output row p,
+ * input row h = p*stride_h + r*dilation_h - pad_h.  Lay the rows of
+ * channel c that kernel column s sees out as one bit stream, a slot of
+ * out_w bits per input row (slot k: h = k*stride_h + phase - pad_h, bit q
+ * of the slot = input column q*stride_w + s*dilation_w - pad_w, zero in
+ * the padding).  Then the whole output row is a window of that stream:
+ * out_h*out_w bits from slot a, where r*dilation_h = a*stride_h + phase.
+ * So, with the stream's values laid out in stream order:
+ *
+ *   - each 32-bit mask word of the output is one funnel shift of the
+ *     stream, and its values are ONE contiguous run of the stream's
+ *     values, found by one popcount (no walk over output rows p);
+ *   - the number of values of an output row is a difference of two
+ *     prefix popcounts, so every tile row's place in the values is known
+ *     before any mask is made: masks, tile offsets and values are
+ *     written in one pass, in storage order;
+ *   - in storage order, a run is copied in fixed 64-byte blocks (no loop
+ *     on its length): the bytes past it are garbage that the next runs
+ *     overwrite; only near the end of a tile row's range is a run copied
+ *     exactly.
+ *
+ * Steps, each parallel: the image's rows (bits as 64-bit words, values
+ * compacted row by row), the streams (bits, prefix counts, and their
+ * values where they are not simply the channel's compacted rows: a
+ * kernel column that clips input columns, or a stride), then the output
+ * by tile rows.  It must give exactly loom__ref_im2col_bitmap's matrix
+ * (masks, offsets, tile bits, values).
+ */
 
-static inline uint32_t x_mask(const bitmap_input *in, int64_t xr, int64_t tw)
+/* The streams' geometry: stream (c, s, phase) = (c*S + s)*stride_h + phase. */
+typedef struct stream_shape {
+    int64_t slots, words; /* slots of out_w bits; 64-bit words, two to spare */
+    int64_t count;        /* streams */
+} stream_shape;
+
+/* One output row (c, r, s) as the output pass reads it. */
+typedef struct kernel_line {
+    const uint64_t *bits; /* its stream's words, from the window's first word */
+    const int64_t *pre;   /* number of stream values before each of those words */
+    const char *values;   /* the stream's values */
+    int first;            /* the window's first bit in bits[0] */
+} kernel_line;
+
+typedef struct bitmap_work {
+    const loom_conv_shape *sh;
+    int64_t out_h, out_w, ncols, rows, tile_cols;
+    stream_shape ss;
+    size_t es;
+    /* The image's input rows, rel = xr - image*C*H: */
+    int64_t pitch;       /* words per row in rb and pre: (width + 63)/64 + 1 */
+    uint64_t *rb;        /* its bits; the extra last word is 0 */
+    int64_t *pre;        /* position in cv of the first value of each word */
+    int64_t *row_start;  /* position in cv of its first value (x_rows + 1) */
+    char *cv;            /* the values, row by row (+ 256 bytes to spare) */
+    /* The streams: */
+    uint64_t *sbits;     /* words of stream i from sbits[i * ss.words] */
+    int64_t *spre;       /* stream values before each word */
+    int64_t *vstart;     /* where stream i's values start in vbuf (count + 1); streams
+                          * whose values are their channel's rows of cv take none */
+    char *vbuf;          /* (+ 256 bytes to spare) */
+    /* The output rows: */
+    kernel_line *lines;
+    int64_t *row_nnz;
+    int64_t *tile_row_start; /* where each tile row's values start (tile_rows + 1) */
+} bitmap_work;
+
+static inline uint32_t x_mask(const loom_bitmap_view *x, int64_t xr, int64_t tw)
 {
-    return in->x->masks[((xr / LOOM__TILE) * in->x->tile_cols + tw) * LOOM__TILE + xr % LOOM__TILE];
+    return x->masks[((xr / LOOM__TILE) * x->tile_cols + tw) * LOOM__TILE + xr % LOOM__TILE];
 }
 
-static inline int64_t x_line_start(const bitmap_input *in, int64_t xr, int64_t tw)
+/* 64 bits of a word array from bit k (the array has a word to spare). */
+static inline uint64_t window64(const uint64_t *words, int64_t k)
 {
-    int64_t t = (xr / LOOM__TILE) * in->x->tile_cols + tw;
-    return in->line_start[(t - in->first_tile) * LOOM__TILE + xr % LOOM__TILE];
+    const int o = (int)(k & 63);
+    const uint64_t *w = words + (k >> 6);
+    return w[0] >> o | (w[1] << 1) << (63 - o);
 }
 
-/* Bits [wa, wa+len) of input row xr (len <= 32), bit 0 = column wa. */
-static inline uint32_t x_bits(const bitmap_input *in, int64_t xr, int64_t wa, int len)
+/* ORs the 64 bits v into a word array at bit k (a word to spare). */
+static inline void or64(uint64_t *words, int64_t k, uint64_t v)
 {
-    int64_t tw = wa / LOOM__TILE;
-    int o = (int)(wa % LOOM__TILE);
-    uint32_t bits = x_mask(in, xr, tw) >> o;
-    if (o && o + len > LOOM__TILE)
-        bits |= x_mask(in, xr, tw + 1) << (LOOM__TILE - o);
-    return len == LOOM__TILE ? bits : bits & ((1u << len) - 1u);
+    const int o = (int)(k & 63);
+    words[k >> 6] |= v << o;
+    words[(k >> 6) + 1] |= (v >> 1) >> (63 - o);
 }
 
-/* n values (4 or 8 bytes each) from src to dst: short runs, so a plain
- * loop beats a call to memcpy. */
-static inline char *copy_values(char *dst, const char *src, int n, size_t es)
+/* The number of set bits before bit k of a word array with prefix counts. */
+static inline int64_t rank(const uint64_t *words, const int64_t *pre, int64_t k)
 {
-    if (es == 4) {
-        uint32_t *d = (uint32_t *)(void *)dst;
-        const uint32_t *s = (const uint32_t *)(const void *)src;
-        for (int i = 0; i < n; i++)
-            d[i] = s[i];
+    return pre[k >> 6] + __builtin_popcountll(words[k >> 6] & ((1ull << (k & 63)) - 1ull));
+}
+
+/* bytes from src to dst.  With room, in whole 64-byte blocks: at most 63
+ * bytes past them read and written (the caller checks there is room). */
+static inline void put_values(char *restrict dst, const char *restrict src, size_t bytes,
+                              bool room)
+{
+    if (room) {
+        size_t b = 0;
+        do {
+            memcpy(dst + b, src + b, 64);
+            b += 64;
+        } while (b < bytes);
     } else {
-        uint64_t *d = (uint64_t *)(void *)dst;
-        const uint64_t *s = (const uint64_t *)(const void *)src;
-        for (int i = 0; i < n; i++)
-            d[i] = s[i];
+        memcpy(dst, src, bytes);
     }
-    return dst + (size_t)n * es;
 }
 
-/* Copies the values of `bits` (input columns wa, wa+1, ...) of input row
- * xr: consecutive set bits have consecutive condensed values, so at most
- * two runs (one per input tile), each found by one popcount. */
-static inline char *x_copy(const bitmap_input *in, int64_t xr, int64_t wa, uint32_t bits,
-                           char *dst, size_t es)
+/* Whether stream (c, s, phase) holds the channel's input rows whole and in
+ * order, so that its values are the channel's rows of cv. */
+static bool stream_is_channel(const bitmap_work *w, int64_t shift)
 {
-    int64_t tw = wa / LOOM__TILE;
-    int o = (int)(wa % LOOM__TILE);
-    const char *v = in->x->values;
-    int first = LOOM__TILE - o; /* bits that lie in tile tw */
-    uint32_t in_first = first >= 32 ? bits : bits & ((1u << first) - 1u);
-    int n1 = __builtin_popcount(in_first), n2 = __builtin_popcount(bits) - n1;
-    if (n1) {
-        int64_t src = x_line_start(in, xr, tw) +
-                      __builtin_popcount(x_mask(in, xr, tw) & ((1u << o) - 1u));
-        dst = copy_values(dst, v + src * es, n1, es);
-    }
-    if (n2)
-        dst = copy_values(dst, v + x_line_start(in, xr, tw + 1) * es, n2, es);
-    return dst;
+    const loom_conv_shape *sh = w->sh;
+    return sh->stride_h == 1 && sh->stride_w == 1 && shift <= 0 && w->out_w + shift >= sh->width;
 }
 
-/*
- * The common case of an input row of at most 64 columns: the whole row is
- * one 64-bit word, a run of len (<= 64) bits from column wa is one shift
- * and one mask, and it lands in at most three output words at bit offset
- * j.  Its values are the row's values of tile 0 from the run's start, then
- * of tile 1: two source pieces poured into up to three destination pieces.
- */
-static inline void wide_run(const bitmap_input *in, int64_t xr, int64_t j, int64_t wa, int len,
-                            uint32_t *lines, int64_t line_stride, char **dst, size_t es)
+/* Input column of bit q of a slot, for kernel column s: q*stride_w + shift. */
+static inline int64_t kernel_shift(const loom_conv_shape *sh, int64_t s)
 {
-    if (len <= 0)
-        return;
-    const bool two = in->x->tile_cols == 2;
-    const uint32_t m0 = x_mask(in, xr, 0), m1 = two ? x_mask(in, xr, 1) : 0;
-    const uint64_t row = (uint64_t)m0 | (uint64_t)m1 << 32;
-    const uint64_t bits = (row >> wa) & (len == 64 ? ~0ull : (1ull << len) - 1ull);
-    if (!bits)
-        return;
-    const int o = (int)(j % LOOM__TILE);
-    const int64_t jt = j / LOOM__TILE;
-    /* Up to 96 output bits: three words. */
-    const uint32_t w0 = (uint32_t)(bits << o);
-    const uint32_t w1 = (uint32_t)(o ? bits >> (32 - o) : bits >> 32);
-    const uint32_t w2 = (uint32_t)(o ? bits >> (64 - o) : 0);
-    const uint32_t w[3] = {w0, w1, w2};
-    for (int i = 0; i < 3; i++)
-        if (w[i])
-            lines[(jt + i) * line_stride] |= w[i];
-    if (!dst)
-        return;
-    /* Source: tile 0 from column wa, then tile 1 from its column 0. */
-    const uint64_t below = (1ull << wa) - 1ull;
-    const char *v = in->x->values;
-    const int n1 = __builtin_popcountll(bits & (wa < 32 ? 0xffffffffull >> wa : 0));
-    const char *s1 = v + (x_line_start(in, xr, 0) + __builtin_popcountll(row & below & 0xffffffffull)) * es;
-    const char *s2 = two ? v + x_line_start(in, xr, 1) * es : NULL;
-    if (wa >= 32) /* the run starts in tile 1 */
-        s2 += (size_t)__builtin_popcountll((row & below) >> 32) * es;
-    int taken = 0; /* values consumed from the source */
-    for (int i = 0; i < 3; i++) {
-        int n = __builtin_popcount(w[i]);
-        if (!n)
+    return s * sh->dilation_w - sh->pad_w;
+}
+
+/* Builds the bits of stream i and its prefix counts; returns its count. */
+static int64_t stream_bits(bitmap_work *w, int64_t i)
+{
+    const loom_conv_shape *sh = w->sh;
+    const int64_t phase = i % sh->stride_h, s = i / sh->stride_h % sh->kernel_w;
+    const int64_t c = i / sh->stride_h / sh->kernel_w;
+    const int64_t shift = kernel_shift(sh, s), out_w = w->out_w;
+    uint64_t *bits = w->sbits + i * w->ss.words;
+    int64_t *pre = w->spre + i * w->ss.words;
+    memset(bits, 0, (size_t)w->ss.words * sizeof(uint64_t));
+    int64_t q_lo = 0, q_hi = out_w; /* for stride_w 1: the q inside the input */
+    if (sh->stride_w == 1) {
+        q_lo = shift < 0 ? -shift : 0;
+        q_hi = sh->width - shift < out_w ? sh->width - shift : out_w;
+    }
+    for (int64_t k = 0; k < w->ss.slots; k++) {
+        const int64_t h = k * sh->stride_h + phase - sh->pad_h, rel = c * sh->height + h;
+        if (h < 0 || h >= sh->height || w->row_start[rel + 1] == w->row_start[rel])
             continue;
-        char *d = dst[jt + i];
-        if (taken < n1) { /* from tile 0 */
-            int a = n1 - taken < n ? n1 - taken : n;
-            d = copy_values(d, s1 + (size_t)taken * es, a, es);
-            n -= a;
-            taken += a;
-        }
-        if (n) { /* from tile 1 */
-            d = copy_values(d, s2 + (size_t)(taken - n1) * es, n, es);
-            taken += n;
-        }
-        dst[jt + i] = d;
-    }
-}
-
-/*
- * One im2col row as a bit stream of out_h*out_w bits: for each output row
- * p, the run of out_w positions is a shifted copy of an input row's bits
- * (stride_w 1), taken 32 bits at a time and ORed into the output line's
- * words at bit offset p*out_w + q.  lines[jt] is the mask word of the
- * output tile column jt.  When dst is not NULL (pass 2), the values follow
- * the same walk: dst[jt] is the write position of segment jt, advanced by
- * each copy.
- */
-static void bitmap_row(const loom_conv_shape *sh, int64_t out_h, int64_t out_w,
-                       const bitmap_input *in, int64_t image, int64_t row, uint32_t *lines,
-                       int64_t line_stride, char **dst, size_t es)
-{
-    kernel_row k = split_row(sh, row);
-    const int64_t shift = k.s * sh->dilation_w - sh->pad_w;
-    int64_t q_lo = 0, q_hi = out_w;
-    if (sh->stride_w == 1)
-        q_range(sh, k, out_w, &q_lo, &q_hi);
-    for (int64_t e = in->ne_start[k.c]; e < in->ne_start[k.c + 1]; e++) {
-        const int64_t h = in->ne_h[e];
-        const int64_t t = h + sh->pad_h - k.r * sh->dilation_h; /* = p * stride_h */
-        if (t < 0 || (sh->stride_h != 1 && t % sh->stride_h))
-            continue;
-        const int64_t p = sh->stride_h == 1 ? t : t / sh->stride_h;
-        if (p >= out_h)
-            break;
-        const int64_t xr = (image * sh->channels + k.c) * sh->height + h;
-        if (sh->stride_w != 1) {
+        const uint64_t *row = w->rb + rel * w->pitch;
+        if (sh->stride_w == 1) {
+            for (int64_t q = q_lo; q < q_hi; q += 64) {
+                const int64_t len = q_hi - q;
+                const uint64_t keep = len >= 64 ? ~0ull : (1ull << len) - 1ull;
+                or64(bits, k * out_w + q, window64(row, q + shift) & keep);
+            }
+        } else {
             for (int64_t q = 0; q < out_w; q++) {
-                int64_t w = q * sh->stride_w + shift, j = p * out_w + q;
-                if (w < 0 || w >= sh->width ||
-                    !(x_mask(in, xr, w / LOOM__TILE) >> (w % LOOM__TILE) & 1u))
-                    continue;
-                lines[(j / LOOM__TILE) * line_stride] |= 1u << (j % LOOM__TILE);
-                if (dst)
-                    dst[j / LOOM__TILE] = x_copy(in, xr, w, 1u, dst[j / LOOM__TILE], es);
+                const int64_t x = q * sh->stride_w + shift;
+                if (x >= 0 && x < sh->width && (row[x >> 6] >> (x & 63) & 1u))
+                    bits[(k * out_w + q) >> 6] |= 1ull << ((k * out_w + q) & 63);
             }
-            continue;
-        }
-        if (in->x->tile_cols <= 2) {
-            wide_run(in, xr, p * out_w + q_lo, q_lo + shift, (int)(q_hi - q_lo), lines,
-                     line_stride, dst, es);
-            continue;
-        }
-        /* Output bits j = p*out_w + q for q in [q_lo, q_hi) are input bits
-         * w = q + shift: copy them in pieces that stay inside one output
-         * word and take at most 32 input bits. */
-        for (int64_t q = q_lo; q < q_hi;) {
-            const int64_t j = p * out_w + q;
-            const int o = (int)(j % LOOM__TILE);
-            int len = LOOM__TILE - o;
-            if (len > q_hi - q)
-                len = (int)(q_hi - q);
-            const uint32_t bits = x_bits(in, xr, q + shift, len);
-            if (bits) {
-                lines[(j / LOOM__TILE) * line_stride] |= bits << o;
-                if (dst)
-                    dst[j / LOOM__TILE] = x_copy(in, xr, q + shift, bits, dst[j / LOOM__TILE], es);
-            }
-            q += len;
         }
     }
+    int64_t n = 0;
+    for (int64_t j = 0; j < w->ss.words; j++) {
+        pre[j] = n;
+        n += __builtin_popcountll(bits[j]);
+    }
+    return n;
+}
+
+/* Copies the values of stream i (not one of a channel's) to vbuf. */
+static void stream_values(bitmap_work *w, int64_t i)
+{
+    const loom_conv_shape *sh = w->sh;
+    const int64_t phase = i % sh->stride_h, s = i / sh->stride_h % sh->kernel_w;
+    const int64_t c = i / sh->stride_h / sh->kernel_w;
+    const int64_t shift = kernel_shift(sh, s), out_w = w->out_w;
+    const size_t es = w->es;
+    char *dst = w->vbuf + w->vstart[i] * (int64_t)es;
+    const char *dst_end = w->vbuf + w->vstart[i + 1] * (int64_t)es;
+    for (int64_t k = 0; k < w->ss.slots; k++) {
+        const int64_t h = k * sh->stride_h + phase - sh->pad_h, rel = c * sh->height + h;
+        if (h < 0 || h >= sh->height || w->row_start[rel + 1] == w->row_start[rel])
+            continue;
+        const uint64_t *row = w->rb + rel * w->pitch;
+        const int64_t *pre = w->pre + rel * w->pitch;
+        if (sh->stride_w == 1) {
+            const int64_t lo = shift > 0 ? shift : 0;
+            const int64_t hi = out_w + shift < sh->width ? out_w + shift : sh->width;
+            if (hi <= lo)
+                continue;
+            const int64_t a = rank(row, pre, lo), n = rank(row, pre, hi) - a;
+            const size_t bytes = (size_t)n * es;
+            if (n)
+                put_values(dst, w->cv + a * (int64_t)es, bytes,
+                           dst_end - dst >= (ptrdiff_t)bytes + 64);
+            dst += bytes;
+        } else {
+            for (int64_t q = 0; q < out_w; q++) {
+                const int64_t x = q * sh->stride_w + shift;
+                if (x >= 0 && x < sh->width && (row[x >> 6] >> (x & 63) & 1u)) {
+                    memcpy(dst, w->cv + rank(row, pre, x) * (int64_t)es, es);
+                    dst += es;
+                }
+            }
+        }
+    }
+}
+
+/* Tile row ti of the output: its masks, tile offsets and values, from
+ * dst to dst_end.  Masks first, a line at a time (two tiles per 64-bit
+ * window), noting which lines of each tile are not empty (nz[tj]); then
+ * the values, tile by tile, of those lines only: no test per line.  es is
+ * a constant in each caller, so that the copies are plain moves. */
+static inline void tile_row(const bitmap_work *w, loom_bitmap *b, int64_t ti, uint32_t *nz,
+                            const size_t es, char *dst, const char *dst_end)
+{
+    const int64_t tc = w->tile_cols, pairs = (tc + 1) / 2;
+    const int lines = (int)((ti + 1) * LOOM__TILE <= w->rows ? LOOM__TILE : w->rows - ti * LOOM__TILE);
+    const kernel_line *line = w->lines + ti * LOOM__TILE;
+    uint32_t *masks = b->masks + ti * tc * LOOM__TILE;
+    /* The window's bits past the output's last column are the next slots':
+     * keep only the columns of the last 64-bit piece. */
+    const int64_t last_bits = w->ncols - (pairs - 1) * 64;
+    const uint64_t last_keep = last_bits >= 64 ? ~0ull : (1ull << last_bits) - 1ull;
+    for (int64_t i = 0; i < pairs; i++) {
+        const uint64_t keep = i == pairs - 1 ? last_keep : ~0ull;
+        uint32_t *lo_masks = masks + 2 * i * LOOM__TILE, *hi_masks = lo_masks + LOOM__TILE;
+        uint32_t nz_lo = 0, nz_hi = 0;
+        for (int l = 0; l < lines; l++) {
+            const uint64_t v = window64(line[l].bits, line[l].first + i * 64) & keep;
+            const uint32_t lo = (uint32_t)v, hi = (uint32_t)(v >> 32);
+            lo_masks[l] = lo;
+            nz_lo |= (uint32_t)(lo != 0) << l;
+            if (2 * i + 1 < tc) /* (not past the last tile) */
+                hi_masks[l] = hi;
+            nz_hi |= (uint32_t)(hi != 0) << l;
+        }
+        nz[2 * i] = nz_lo;
+        nz[2 * i + 1] = nz_hi;
+    }
+    const char *const start = dst;
+    for (int64_t tj = 0; tj < tc; tj++) {
+        b->tile_offsets[ti * tc + tj] = w->tile_row_start[ti] + (int64_t)((size_t)(dst - start) / es);
+        for (uint32_t u = nz[tj]; u; u &= u - 1) {
+            const int l = __builtin_ctz(u);
+            const int64_t k = line[l].first + tj * LOOM__TILE;
+            /* A line has at most 32 values; blocks run at most 63 bytes past. */
+            const size_t bytes = (size_t)__builtin_popcount(masks[tj * LOOM__TILE + l]) * es;
+            put_values(dst, line[l].values + rank(line[l].bits, line[l].pre, k) * (int64_t)es,
+                       bytes, dst_end - dst >= (ptrdiff_t)(LOOM__TILE * es + 64));
+            dst += bytes;
+        }
+    }
+}
+
+typedef struct bitmap_scratch {
+    uint64_t *rb, *sbits;
+    int64_t *pre, *row_start, *cur, *spre, *vstart, *row_nnz, *tile_row_start;
+    char *cv, *vbuf;
+    kernel_line *lines;
+    uint32_t *nz;
+} bitmap_scratch;
+
+static void scratch_free(bitmap_scratch *s)
+{
+    loom__free(s->rb);
+    loom__free(s->sbits);
+    loom__free(s->pre);
+    loom__free(s->row_start);
+    loom__free(s->cur);
+    loom__free(s->spre);
+    loom__free(s->vstart);
+    loom__free(s->row_nnz);
+    loom__free(s->tile_row_start);
+    loom__free(s->cv);
+    loom__free(s->vbuf);
+    loom__free(s->lines);
+    loom__free(s->nz);
 }
 
 loom_status loom__omp_im2col_bitmap(loom_context *ctx, const loom_conv_shape *sh, int64_t out_h,
                                     int64_t out_w, const loom_bitmap *X, int64_t image,
                                     loom_bitmap **cols)
 {
-    (void)ctx;
     const loom_bitmap_view *x = &X->v;
-    const int64_t rows = sh->channels * sh->kernel_h * sh->kernel_w, ncols = out_h * out_w;
     const size_t es = loom_dtype_size(x->dtype);
-    /* Where each (tile, line) of the image's rows starts in X's values. */
-    int64_t r0 = image * sh->channels * sh->height, r1 = r0 + sh->channels * sh->height;
-    int64_t t0 = (r0 / LOOM__TILE) * x->tile_cols, t1 = ((r1 + LOOM__TILE - 1) / LOOM__TILE) * x->tile_cols;
-    int64_t *line_start = loom__malloc((size_t)(t1 - t0) * LOOM__TILE * sizeof(int64_t) + 1);
+    const int64_t rows = sh->channels * sh->kernel_h * sh->kernel_w, ncols = out_h * out_w;
+    const int64_t x_rows = sh->channels * sh->height, x_row0 = image * x_rows;
+    const int64_t pitch = (sh->width + 63) / 64 + 1;
+    /* The input tile rows that hold the image's rows: xt0 .. xt1-1. */
+    const int64_t xt0 = x_row0 / LOOM__TILE, xt1 = (x_row0 + x_rows + LOOM__TILE - 1) / LOOM__TILE;
+    const int64_t x_nnz = x->tile_offsets[xt1 * x->tile_cols] - x->tile_offsets[xt0 * x->tile_cols];
+    const int threads = ctx && ctx->threads > 0 ? ctx->threads : omp_get_max_threads();
+    stream_shape ss;
+    ss.slots = (sh->kernel_h - 1) * sh->dilation_h / sh->stride_h + out_h;
+    ss.words = (ss.slots * out_w + 63) / 64 + 2;
+    ss.count = sh->channels * sh->kernel_w * sh->stride_h;
     loom_bitmap *b = NULL;
-    loom_status st = line_start ? loom__bitmap_alloc(rows, ncols, 0, LOOM_BITMAP_ROWS, x->dtype, &b)
-                                : loom__error(LOOM_ERR_OUT_OF_MEMORY, "im2col (bitmap): out of memory");
-    if (st != LOOM_SUCCESS) {
-        loom__free(line_start);
+    loom_status st = loom__bitmap_alloc(rows, ncols, 0, LOOM_BITMAP_ROWS, x->dtype, &b);
+    if (st != LOOM_SUCCESS)
         return st;
-    }
-    uint8_t *row_any = loom__calloc((size_t)(r1 - r0) + 1, 1);
-    int32_t *ne_h = loom__malloc(((size_t)(r1 - r0) + 1) * sizeof(int32_t));
-    int64_t *ne_start = loom__malloc(((size_t)sh->channels + 1) * sizeof(int64_t));
-    if (!row_any || !ne_h || !ne_start) {
-        loom__free(row_any);
-        loom__free(ne_h);
-        loom__free(ne_start);
-        loom__free(line_start);
+    const int64_t tile_rows = b->v.tile_rows, tc = b->v.tile_cols, tiles = tile_rows * tc;
+    bitmap_scratch s = {
+        loom__malloc((size_t)(x_rows * pitch) * sizeof(uint64_t)),
+        loom__malloc((size_t)(ss.count * ss.words) * sizeof(uint64_t)),
+        loom__malloc((size_t)(x_rows * pitch) * sizeof(int64_t)),
+        loom__malloc((size_t)(x_rows + 1) * sizeof(int64_t)),
+        loom__malloc((size_t)((xt1 - xt0) * x->tile_cols) * sizeof(int64_t)),
+        loom__malloc((size_t)(ss.count * ss.words) * sizeof(int64_t)),
+        loom__malloc((size_t)(ss.count + 1) * sizeof(int64_t)),
+        loom__malloc((size_t)rows * sizeof(int64_t)),
+        loom__malloc((size_t)(tile_rows + 1) * sizeof(int64_t)),
+        loom__malloc((size_t)x_nnz * es + 256),
+        NULL, /* vbuf, once its size is known */
+        loom__malloc((size_t)rows * sizeof(kernel_line)),
+        loom__malloc((size_t)(threads * (tc + 1)) * sizeof(uint32_t)),
+    };
+    if (!s.rb || !s.sbits || !s.pre || !s.row_start || !s.cur || !s.spre || !s.vstart ||
+        !s.row_nnz || !s.tile_row_start || !s.cv || !s.lines || !s.nz) {
+        scratch_free(&s);
         loom_bitmap_destroy(&b);
         return loom__error(LOOM_ERR_OUT_OF_MEMORY, "im2col (bitmap): out of memory");
     }
-    for (int64_t t = t0; t < t1; t++) {
-        int64_t pos = x->tile_offsets[t];
-        int64_t row0 = (t / x->tile_cols) * LOOM__TILE;
-        for (int l = 0; l < LOOM__TILE; l++) {
-            uint32_t m = x->masks[t * LOOM__TILE + l];
-            line_start[(t - t0) * LOOM__TILE + l] = pos;
-            pos += __builtin_popcount(m);
-            if (m && row0 + l >= r0 && row0 + l < r1)
-                row_any[row0 + l - r0] = 1;
+    memset(s.cv + x_nnz * (int64_t)es, 0, 256);
+    bitmap_work w = {sh,      out_h,  out_w,    ncols, rows,    tc,      ss,
+                     es,      pitch,  s.rb,     s.pre, s.row_start, s.cv, s.sbits,
+                     s.spre,  s.vstart, NULL,   s.lines, s.row_nnz, s.tile_row_start};
+    void *values = NULL;
+    bool ok = true;
+#pragma omp parallel num_threads(threads)
+    {
+        /* The image's rows: bits and counts. */
+#pragma omp for schedule(static)
+        for (int64_t rel = 0; rel < x_rows; rel++) {
+            const int64_t xr = x_row0 + rel;
+            uint64_t *word = s.rb + rel * pitch;
+            int64_t *pre = s.pre + rel * pitch, n = 0;
+            for (int64_t i = 0; i < pitch - 1; i++) {
+                uint64_t v = x_mask(x, xr, 2 * i);
+                if (2 * i + 1 < x->tile_cols)
+                    v |= (uint64_t)x_mask(x, xr, 2 * i + 1) << 32;
+                word[i] = v;
+                pre[i] = n; /* from the row's start until its start is known */
+                n += __builtin_popcountll(v);
+            }
+            word[pitch - 1] = 0;
+            pre[pitch - 1] = n;
+            s.row_start[rel + 1] = n;
+        }
+#pragma omp single
+        {
+            s.row_start[0] = 0;
+            for (int64_t rel = 0; rel < x_rows; rel++)
+                s.row_start[rel + 1] += s.row_start[rel];
+        }
+        /* Their values into cv, row after row, an input tile row at a time
+         * (in order, so in 64-byte blocks); cur[tw] is the next value of
+         * input tile tw. */
+#pragma omp for schedule(static) nowait
+        for (int64_t xt = xt0; xt < xt1; xt++) {
+            const int64_t l0 = x_row0 - xt * LOOM__TILE > 0 ? x_row0 - xt * LOOM__TILE : 0;
+            const int64_t l1 = x_row0 + x_rows - xt * LOOM__TILE < LOOM__TILE
+                                   ? x_row0 + x_rows - xt * LOOM__TILE
+                                   : LOOM__TILE;
+            const int64_t rel0 = xt * LOOM__TILE + l0 - x_row0;
+            int64_t *cur = s.cur + (xt - xt0) * x->tile_cols;
+            for (int64_t tw = 0; tw < x->tile_cols; tw++) {
+                const int64_t t = xt * x->tile_cols + tw;
+                cur[tw] = x->tile_offsets[t];
+                for (int64_t l = 0; l < l0; l++) /* rows before the image */
+                    cur[tw] += __builtin_popcount(x->masks[t * LOOM__TILE + l]);
+            }
+            char *dst = s.cv + s.row_start[rel0] * (int64_t)es;
+            const char *dst_end = s.cv + s.row_start[rel0 + (l1 - l0)] * (int64_t)es;
+            const char *src_end = (const char *)x->values + x->nnz * (int64_t)es;
+            for (int64_t l = l0; l < l1; l++) {
+                const int64_t rel = rel0 + (l - l0);
+                for (int64_t i = 0; i < pitch; i++)
+                    s.pre[rel * pitch + i] += s.row_start[rel];
+                for (int64_t tw = 0; tw < x->tile_cols; tw++) {
+                    const int n = __builtin_popcount(x->masks[(xt * x->tile_cols + tw) * LOOM__TILE + l]);
+                    if (!n)
+                        continue;
+                    const char *src = (const char *)x->values + cur[tw] * (int64_t)es;
+                    const size_t bytes = (size_t)n * es;
+                    put_values(dst, src, bytes,
+                               dst_end - dst >= (ptrdiff_t)bytes + 64 &&
+                                   src_end - src >= (ptrdiff_t)bytes + 64);
+                    dst += bytes;
+                    cur[tw] += n;
+                }
+            }
+        }
+        /* Where each output row's window lies in its stream. */
+#pragma omp for schedule(static) nowait
+        for (int64_t c = 0; c < sh->channels; c++)
+            for (int64_t r = 0; r < sh->kernel_h; r++) {
+                const int64_t g = r * sh->dilation_h, first = g / sh->stride_h * out_w;
+                for (int64_t ks = 0; ks < sh->kernel_w; ks++) {
+                    const int64_t i = (c * sh->kernel_w + ks) * sh->stride_h + g % sh->stride_h;
+                    s.lines[(c * sh->kernel_h + r) * sh->kernel_w + ks] =
+                        (kernel_line){s.sbits + i * ss.words + (first >> 6),
+                                      s.spre + i * ss.words + (first >> 6), NULL,
+                                      (int)(first & 63)};
+                }
+            }
+        /* The streams' bits and counts. */
+#pragma omp for schedule(static)
+        for (int64_t i = 0; i < ss.count; i++) {
+            const int64_t n = stream_bits(&w, i);
+            const int64_t ks = i / sh->stride_h % sh->kernel_w;
+            s.vstart[i + 1] = stream_is_channel(&w, kernel_shift(sh, ks)) ? 0 : n;
+        }
+#pragma omp single
+        {
+            s.vstart[0] = 0;
+            for (int64_t i = 0; i < ss.count; i++)
+                s.vstart[i + 1] += s.vstart[i];
+            s.vbuf = loom__malloc((size_t)s.vstart[ss.count] * es + 256);
+            if (s.vbuf)
+                memset(s.vbuf + s.vstart[ss.count] * (int64_t)es, 0, 256);
+            w.vbuf = s.vbuf;
+            ok = s.vbuf != NULL;
+        }
+        if (ok) {
+            /* The values of the streams that are not a channel's rows. */
+#pragma omp for schedule(static) nowait
+            for (int64_t i = 0; i < ss.count; i++)
+                if (s.vstart[i + 1] != s.vstart[i])
+                    stream_values(&w, i);
+            /* Each output row's values, and its count. */
+#pragma omp for schedule(static)
+            for (int64_t row = 0; row < rows; row++) {
+                kernel_line *line = s.lines + row;
+                const int64_t i = (line->bits - s.sbits) / ss.words;
+                const int64_t ks = row % sh->kernel_w, c = row / (sh->kernel_h * sh->kernel_w);
+                line->values = stream_is_channel(&w, kernel_shift(sh, ks))
+                                   ? s.cv + s.row_start[c * sh->height] * (int64_t)es
+                                   : s.vbuf + s.vstart[i] * (int64_t)es;
+                s.row_nnz[row] = rank(line->bits, line->pre, line->first + ncols) -
+                                 rank(line->bits, line->pre, line->first);
+            }
+#pragma omp single
+            {
+                s.tile_row_start[0] = 0;
+                for (int64_t ti = 0; ti < tile_rows; ti++) {
+                    int64_t n = s.tile_row_start[ti];
+                    for (int64_t row = ti * LOOM__TILE; row < rows && row < (ti + 1) * LOOM__TILE; row++)
+                        n += s.row_nnz[row];
+                    s.tile_row_start[ti + 1] = n;
+                }
+                values = loom__malloc((size_t)(s.tile_row_start[tile_rows] ? s.tile_row_start[tile_rows] : 1) * es);
+                ok = values != NULL;
+            }
+        }
+        /* The output, a tile row at a time. */
+        if (ok) {
+            uint32_t *nz = s.nz + omp_get_thread_num() * (tc + 1);
+#pragma omp for schedule(static)
+            for (int64_t ti = 0; ti < tile_rows; ti++) {
+                char *dst = (char *)values + s.tile_row_start[ti] * (int64_t)es;
+                const char *dst_end = (const char *)values + s.tile_row_start[ti + 1] * (int64_t)es;
+                if (es == 4)
+                    tile_row(&w, b, ti, nz, 4, dst, dst_end);
+                else
+                    tile_row(&w, b, ti, nz, 8, dst, dst_end);
+            }
         }
     }
-    int64_t ne = 0;
-    for (int64_t c = 0; c < sh->channels; c++) {
-        ne_start[c] = ne;
-        for (int64_t h = 0; h < sh->height; h++)
-            if (row_any[c * sh->height + h])
-                ne_h[ne++] = (int32_t)h;
-    }
-    ne_start[sh->channels] = ne;
-    loom__free(row_any);
-    bitmap_input in = {x, line_start, t0, ne_h, ne_start};
-    const int64_t tc = b->v.tile_cols;
-    /* Pass 1: every mask, a row of the im2col matrix at a time. */
-#pragma omp parallel for schedule(static)
-    for (int64_t row = 0; row < rows; row++)
-        bitmap_row(sh, out_h, out_w, &in, image, row,
-                   b->masks + (row / LOOM__TILE) * tc * LOOM__TILE + row % LOOM__TILE,
-                   LOOM__TILE, NULL, es);
-    /* Offsets by popcount; a cursor per (tile, line) in place of line_start. */
-    int64_t tiles = b->v.tile_rows * tc;
-    /* A line's first value relative to its tile's (at most 1024 values a
-     * tile: 16 bits), a quarter of the memory of absolute cursors. */
-    uint16_t *cursor = loom__malloc(((size_t)tiles * LOOM__TILE + 1) * sizeof(uint16_t));
-    if (!cursor) {
-        loom__free(ne_h);
-        loom__free(ne_start);
-        loom__free(line_start);
+    const int64_t nnz = ok ? s.tile_row_start[tile_rows] : 0;
+    scratch_free(&s);
+    if (!ok) {
+        loom__free(values);
         loom_bitmap_destroy(&b);
         return loom__error(LOOM_ERR_OUT_OF_MEMORY, "im2col (bitmap): out of memory");
     }
-    int64_t pos = 0;
-    for (int64_t t = 0; t < tiles; t++) {
-        b->tile_offsets[t] = pos;
-        for (int l = 0; l < LOOM__TILE; l++) {
-            cursor[t * LOOM__TILE + l] = (uint16_t)(pos - b->tile_offsets[t]);
-            pos += __builtin_popcount(b->masks[t * LOOM__TILE + l]);
-        }
-        if (pos != b->tile_offsets[t]) /* the tile bitmap on the way */
+    b->tile_offsets[tiles] = nnz;
+    for (int64_t t = 0; t < tiles; t++)
+        if (b->tile_offsets[t + 1] != b->tile_offsets[t])
             b->tile_bits[t / 64] |= 1ull << (t % 64);
-    }
-    b->tile_offsets[tiles] = pos;
-    void *values = loom__malloc((size_t)(pos ? pos : 1) * es);
-    if (!values) {
-        loom__free(ne_h);
-        loom__free(ne_start);
-        loom__free(line_start);
-        loom__free(cursor);
-        loom_bitmap_destroy(&b);
-        return loom__error(LOOM_ERR_OUT_OF_MEMORY, "im2col (bitmap): out of memory");
-    }
     loom__free(b->values);
     b->values = values;
     b->v.values = values;
-    b->v.nnz = pos;
-    /* Pass 2: the values, through the same walk (its masks go to scratch
-     * words).  Plain malloc here: one small buffer per thread. */
-    bool ok = true;
-#pragma omp parallel
-    {
-        char **dst = malloc((size_t)tc * sizeof(char *));
-        uint32_t *scratch = calloc((size_t)tc, sizeof(uint32_t));
-        if (!dst || !scratch) {
-#pragma omp atomic write
-            ok = false;
-        } else {
-#pragma omp for schedule(static)
-            for (int64_t row = 0; row < rows; row++) {
-                const int64_t first_line = (row / LOOM__TILE) * tc * LOOM__TILE + row % LOOM__TILE;
-                const int64_t first_tile = (row / LOOM__TILE) * tc;
-                for (int64_t jt = 0; jt < tc; jt++) {
-                    dst[jt] = (char *)values + (b->tile_offsets[first_tile + jt] +
-                                                cursor[first_line + jt * LOOM__TILE]) * es;
-                    scratch[jt] = 0;
-                }
-                bitmap_row(sh, out_h, out_w, &in, image, row, scratch, 1, dst, es);
-            }
-        }
-        free(dst);
-        free(scratch);
-    }
-    if (!ok) {
-        loom__free(ne_h);
-        loom__free(ne_start);
-        loom__free(line_start);
-        loom__free(cursor);
-        loom_bitmap_destroy(&b);
-        return loom__error(LOOM_ERR_OUT_OF_MEMORY, "im2col (bitmap): out of memory");
-    }
-    loom__free(line_start);
-    loom__free(ne_h);
-    loom__free(ne_start);
-    loom__free(cursor);
+    b->v.nnz = nnz;
     *cols = b;
     return LOOM_SUCCESS;
 }
