@@ -253,17 +253,15 @@ static double copy_bandwidth_gbs()
 /* The GEMM configurations timed (environment of dual_cuda_backend.c;
  * NULL leaves a variable unset).  The first is the library's default. */
 static const struct variant {
-    const char *name, *kernel, *tile, *walk, *exact, *lockstep, *pad;
+    const char *name, *kernel, *tile, *walk, *exact, *lockstep;
 } variants[] = {
-    {"default", NULL, NULL, NULL, NULL, NULL, NULL},
-    {"lockstep", NULL, NULL, NULL, NULL, "1", NULL},
-    {"alone", NULL, NULL, NULL, NULL, "0", NULL},
-    {"alone_pad32", NULL, NULL, NULL, NULL, "0", "32"},
-    {"alone_pad4", NULL, NULL, NULL, NULL, "0", "4"},
-    {"lock_pad32", NULL, NULL, NULL, NULL, "1", "32"},
-    {"lines_cols", "cols", NULL, NULL, NULL, NULL, NULL},
-    {"pipe", "pipe", NULL, NULL, NULL, NULL, NULL},
-    {"pipe_exact", NULL, NULL, NULL, "1", NULL, NULL},
+    {"default", NULL, NULL, NULL, NULL, NULL},
+    {"lockstep", NULL, NULL, NULL, NULL, "1"},
+    {"alone", NULL, NULL, NULL, NULL, "0"},
+    {"lines_cols", "cols", NULL, NULL, NULL, NULL},
+    {"pipe", "pipe", NULL, NULL, NULL, NULL},
+    {"pipe_exact", NULL, NULL, NULL, "1", NULL},
+    {"basic", "basic", NULL, NULL, NULL, NULL},
 };
 enum { NVARIANTS = sizeof variants / sizeof variants[0] };
 
@@ -282,7 +280,6 @@ static void set_variant(const struct variant *v)
     set_or_unset("LOOM_DUAL_CUDA_WALK", v->walk);
     set_or_unset("LOOM_DUAL_CUDA_EXACT", v->exact);
     set_or_unset("LOOM_DUAL_CUDA_LOCKSTEP", v->lockstep);
-    set_or_unset("LOOM_DUAL_CUDA_LDE_PAD", v->pad);
 }
 
 /* ----------------------------------------------------------- part 1 */
