@@ -167,17 +167,16 @@ static loom_status lines_prepare(loom_dual_gemm_plan *plan, cuda_gemm_data *d)
     dl->dense = (dual_cuda_side){ds.cross, ds.k_tiles, ds.cross_tiles, ds.sc, ds.sk};
     dl->width = width;
     dl->lde = lde;
-    const int64_t nnz = l.start[l.lines], l_lines = l.lines;
+    const int64_t nnz = l.start[l.lines];
     int rc = loom__dual_cuda_csr_upload(l.lines, plan->k, nnz, l.start, l.kidx, l.val, es, &dl->list);
     loom__dual_lines_free(&l);
     if (rc == 0 && (rc = loom__dual_cuda_malloc(bytes, &dl->E)) != 0)
         loom__dual_cuda_csr_free(&dl->list);
     if (rc)
         return cuda_fail(rc, "the line walk's lists and scratch");
-    /* Lockstep where a line has on average an entry per k-tile or more
-     * (most k-tiles have work for every warp); LOOM_DUAL_CUDA_LOCKSTEP=0|1
-     * forces it. */
-    dl->lockstep = (double)nnz >= (double)l_lines * (double)ds.k_tiles;
+    /* Warps alone: lockstep (LOOM_DUAL_CUDA_LOCKSTEP=1) was 5-15% slower
+     * at 80-95% sparsity on an H200 (bench/results/dual/README.md). */
+    dl->lockstep = 0;
     const char *ls = getenv("LOOM_DUAL_CUDA_LOCKSTEP");
     if (ls && *ls)
         dl->lockstep = strcmp(ls, "0") != 0;

@@ -21,11 +21,10 @@
  *
  * A block is 8 warps; a warp owns 4 lines and 32*CPL columns of E (f32:
  * CPL 8, 256 columns; f64: CPL 4, 128).  Blocks of the same column strip
- * are consecutive so the strips being read at one time stay in L2.  Where
- * lines are dense enough that most k-tiles have work (the plan's choice,
- * `lockstep`), the block's warps take the k-tiles together, a barrier
- * each, so E's rows come from L2 once per block rather than once per warp;
- * otherwise each warp skips ahead to its own next k-tile.
+ * are consecutive so the strips being read at one time stay in L2.  Each
+ * warp skips ahead to its own next k-tile; `lockstep` (a test and
+ * benchmark option) makes the block's warps take every k-tile together, a
+ * barrier each, so E's rows come from L2 once per block: measured slower.
  */
 #include "dual_cuda.h"
 #include "dual_common.cuh"
