@@ -253,15 +253,13 @@ static double copy_bandwidth_gbs()
 /* The GEMM configurations timed (environment of dual_cuda_backend.c;
  * NULL leaves a variable unset).  The first is the library's default. */
 static const struct variant {
-    const char *name, *kernel, *tile, *walk, *exact, *lockstep;
+    const char *name, *kernel, *tile, *walk, *exact;
 } variants[] = {
-    {"default", NULL, NULL, NULL, NULL, NULL},
-    {"lockstep", NULL, NULL, NULL, NULL, "1"},
-    {"alone", NULL, NULL, NULL, NULL, "0"},
-    {"lines_cols", "cols", NULL, NULL, NULL, NULL},
-    {"pipe", "pipe", NULL, NULL, NULL, NULL},
-    {"pipe_exact", NULL, NULL, NULL, "1", NULL},
-    {"basic", "basic", NULL, NULL, NULL, NULL},
+    {"default", NULL, NULL, NULL, NULL},
+    {"lines_cols", "cols", NULL, NULL, NULL},
+    {"pipe", "pipe", NULL, NULL, NULL},
+    {"pipe_exact", NULL, NULL, NULL, "1"},
+    {"basic", "basic", NULL, NULL, NULL},
 };
 enum { NVARIANTS = sizeof variants / sizeof variants[0] };
 
@@ -279,7 +277,6 @@ static void set_variant(const struct variant *v)
     set_or_unset("LOOM_DUAL_CUDA_TILE", v->tile);
     set_or_unset("LOOM_DUAL_CUDA_WALK", v->walk);
     set_or_unset("LOOM_DUAL_CUDA_EXACT", v->exact);
-    set_or_unset("LOOM_DUAL_CUDA_LOCKSTEP", v->lockstep);
 }
 
 /* ----------------------------------------------------------- part 1 */

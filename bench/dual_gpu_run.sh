@@ -159,7 +159,7 @@ printf "%-28s %s\n" "memcheck (quick)" "$MEM"
 printf "%-28s %s\n" "racecheck (quick)" "$RACE"
 printf "%-28s %s\n" "dual_gpu_bench" "rc=$RC_B"
 echo "-- SpGEMM 4096^3 (ms): sparsity | floor | cublas | dual (default) | pipe kernel | cusparse | vs blas | vs cusp"
-awk -F, 'NR > 1 { printf "  %6.1f%% | %7.3f | %7.3f | %7.3f | %7.3f | %8s | %6.2fx | %s\n", 100*$2, $5, $7, $8, $18, ($9 < 0 ? "-" : sprintf("%.3f", $9)), $7/$8, ($9 > 0 ? sprintf("%.1fx", $9/$8) : "-") }' $OUT/spgemm.csv 2>/dev/null
+awk -F, 'NR > 1 { printf "  %6.1f%% | %7.3f | %7.3f | %7.3f | %7.3f | %8s | %6.2fx | %s\n", 100*$2, $5, $7, $8, $16, ($9 < 0 ? "-" : sprintf("%.3f", $9)), $7/$8, ($9 > 0 ? sprintf("%.1fx", $9/$8) : "-") }' $OUT/spgemm.csv 2>/dev/null
 echo "-- Table III (im2col us; normalized to dense) and whole conv (ms)"
 awk -F, 'NR > 1 { printf "  %6.1f%% | dense %6.2f | csr %7.2f (%5.2fx) | bitmap %6.2f (%5.2fx) | conv %6.3f %6.3f %6.3f | %s\n", 100*$1, $3, $4, $6, $5, $7, $13, $14, $15, $17 }' $OUT/table3.csv 2>/dev/null
 grep -h "faster than\|not faster" $OUT/bench.txt 2>/dev/null | sed 's/^/  /'

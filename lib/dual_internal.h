@@ -141,7 +141,7 @@ LOOM_INTERNAL loom_dual_side loom__dual_side_of(const loom_bitmap_view *v, bool 
  * kidx/val[start[line] .. start[line+1]). */
 typedef struct loom_dual_lines {
     bool rows;
-    int64_t lines, padded; /* padded: lines rounded up to tiles, the entries of start - 1 */
+    int64_t lines; /* start has room for the lines rounded up to whole tiles */
     int64_t *start;
     int32_t *kidx;
     void *val;
@@ -149,6 +149,9 @@ typedef struct loom_dual_lines {
 LOOM_INTERNAL loom_status loom__dual_lines_build(const loom_bitmap *A, const loom_bitmap *B,
                                                  bool rows, loom_dual_lines *out);
 LOOM_INTERNAL void loom__dual_lines_free(loom_dual_lines *l);
+/* Which side the lists should be: A's rows when they give no more
+ * multiply-adds than B's columns, nnz(A)*N <= nnz(B)*M. */
+LOOM_INTERNAL bool loom__dual_lines_over_rows(const loom_bitmap *A, const loom_bitmap *B);
 /* The position of value (line, bit) inside a tile: the values of earlier
  * lines, then those of lower bits on its own line. */
 static inline int64_t loom__bitmap_value_index(const loom_bitmap_view *v, int64_t tile, int line,

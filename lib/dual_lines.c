@@ -99,7 +99,6 @@ static loom_status build_lists(const loom_dual_side *s, size_t es, loom_dual_lin
         list_tile_row(s, ct, cur, out->kidx, out->val, es);
     }
     out->lines = lines;
-    out->padded = padded;
     return LOOM_SUCCESS;
 }
 
@@ -121,4 +120,9 @@ loom_status loom__dual_lines_build(const loom_bitmap *A, const loom_bitmap *B, b
     if (st != LOOM_SUCCESS)
         loom__dual_lines_free(out);
     return st;
+}
+
+bool loom__dual_lines_over_rows(const loom_bitmap *A, const loom_bitmap *B)
+{
+    return (double)A->v.nnz * (double)B->v.cols <= (double)B->v.nnz * (double)A->v.rows;
 }

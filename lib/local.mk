@@ -20,6 +20,7 @@ lib_libloom_la_SOURCES = \
 	lib/select_model.c \
 	lib/select_tune.c \
 	lib/eb_chunks.c \
+	lib/longest_first.c \
 	lib/plan.c \
 	lib/registry.c \
 	lib/mm_stream.h \

@@ -147,6 +147,10 @@ static inline int64_t loom__dense_offset(const loom_dense *d, int64_t i, int64_t
     return d->layout == LOOM_ROW_MAJOR ? i * d->ld + j : i + j * d->ld;
 }
 
+/* The positions 0..count-1 ordered by len, largest first, ties in position
+ * order (lib/longest_first.c); loom__free it.  NULL when out of memory. */
+LOOM_INTERNAL int64_t *loom__longest_first_order(const int64_t *len, int64_t count);
+
 /* EB preprocessing: for each chunk, the row that holds its first non-zero. */
 LOOM_INTERNAL loom_status loom__eb_chunk_rows(const int64_t *row_offsets, int64_t rows,
                                               int64_t nnz, int64_t chunk, int64_t **first_row,

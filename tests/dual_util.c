@@ -128,3 +128,32 @@ bool dual_oracle_conv(const loom_conv_shape *s, const loom_dense *X, const loom_
                 }
     return true;
 }
+
+bool dual_same_bitmap(const loom_bitmap *want, const loom_bitmap *got, char *msg, size_t len)
+{
+    loom_bitmap_view a, b;
+    if (loom_bitmap_view_get(want, &a) != LOOM_SUCCESS ||
+        loom_bitmap_view_get(got, &b) != LOOM_SUCCESS) {
+        snprintf(msg, len, "not a bitmap: %s", loom_last_error());
+        return false;
+    }
+    const int64_t tiles = a.tile_rows * a.tile_cols;
+    const char *what = NULL;
+    if (a.rows != b.rows || a.cols != b.cols || a.nnz != b.nnz || a.layout != b.layout) {
+        snprintf(msg, len, "%lldx%lld with %lld non-zeros, reference %lldx%lld with %lld",
+                 (long long)b.rows, (long long)b.cols, (long long)b.nnz, (long long)a.rows,
+                 (long long)a.cols, (long long)a.nnz);
+        return false;
+    }
+    if (memcmp(a.tile_bits, b.tile_bits, (size_t)((tiles + 63) / 64) * sizeof(uint64_t)))
+        what = "tile bits";
+    else if (memcmp(a.masks, b.masks, (size_t)(tiles * LOOM_BITMAP_TILE) * sizeof(uint32_t)))
+        what = "masks";
+    else if (memcmp(a.tile_offsets, b.tile_offsets, (size_t)(tiles + 1) * sizeof(int64_t)))
+        what = "tile offsets";
+    else if (memcmp(a.values, b.values, (size_t)a.nnz * loom_dtype_size(a.dtype)))
+        what = "values";
+    if (what)
+        snprintf(msg, len, "%s differ", what);
+    return what == NULL;
+}

@@ -32,4 +32,8 @@ bool dual_oracle_conv(const loom_conv_shape *s, const loom_dense *X, const loom_
                       double alpha, double beta, const loom_dense *Y0, const loom_dense *Y,
                       char *msg, size_t len);
 
+/* got against want, array by array (shape and layout, tile bits, masks,
+ * tile offsets, values, by memcmp); msg names the first difference. */
+bool dual_same_bitmap(const loom_bitmap *want, const loom_bitmap *got, char *msg, size_t len);
+
 #endif

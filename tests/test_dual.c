@@ -644,31 +644,18 @@ static void test_conv_random(void **state)
         }
 }
 
+static void same_bitmap(const loom_bitmap *want, const loom_bitmap *got, const char *what)
+{
+    char msg[200];
+    if (!dual_same_bitmap(want, got, msg, sizeof msg))
+        fail_msg("%s: %s", what, msg);
+}
+
 /* The OpenMP bitmap im2col against the reference's, array by array (masks,
  * tile offsets, tile bits, values), on 1, 2 and 3 threads: shapes that
  * take each of its paths (stride, dilation, widths over 64 and 128,
  * kernel columns that clip or not, images that do not start on a tile
  * row, empty and full inputs). */
-static void same_bitmap(const loom_bitmap *want, const loom_bitmap *got, const char *what)
-{
-    loom_bitmap_view a, b;
-    CHECK(loom_bitmap_view_get(want, &a));
-    CHECK(loom_bitmap_view_get(got, &b));
-    int64_t tiles = a.tile_rows * a.tile_cols;
-    if (a.rows != b.rows || a.cols != b.cols || a.nnz != b.nnz || a.layout != b.layout)
-        fail_msg("%s: %lldx%lld with %lld non-zeros, reference %lldx%lld with %lld", what,
-                 (long long)b.rows, (long long)b.cols, (long long)b.nnz, (long long)a.rows,
-                 (long long)a.cols, (long long)a.nnz);
-    if (memcmp(a.tile_bits, b.tile_bits, (size_t)((tiles + 63) / 64) * sizeof(uint64_t)))
-        fail_msg("%s: tile bits differ", what);
-    if (memcmp(a.masks, b.masks, (size_t)(tiles * LOOM_BITMAP_TILE) * sizeof(uint32_t)))
-        fail_msg("%s: masks differ", what);
-    if (memcmp(a.tile_offsets, b.tile_offsets, (size_t)(tiles + 1) * sizeof(int64_t)))
-        fail_msg("%s: tile offsets differ", what);
-    if (memcmp(a.values, b.values, (size_t)a.nnz * loom_dtype_size(a.dtype)))
-        fail_msg("%s: values differ", what);
-}
-
 static void test_im2col_bitmap_arrays(void **state)
 {
     (void)state;

@@ -5,8 +5,7 @@
  *     empty (100%), f32 and f64, C in host and device memory, row- and
  *     column-major with a padded leading dimension, beta == 0 with C
  *     poisoned with NaN, more than 256 k-tiles; the line walk over rows
- *     and over columns, each alone and in lockstep (_LOCKSTEP), and both
- *     tile kernels (LOOM_DUAL_CUDA_KERNEL),
+ *     and over columns and both tile kernels (LOOM_DUAL_CUDA_KERNEL),
  *     their block tiles (_TILE) and walks (_WALK), and both paths
  *     (_EXACT);
  *   - values outside the range where absent elements may be multiplied
@@ -127,14 +126,13 @@ static void gemm_run(loom_backend_id id, const loom_bitmap *A, const loom_bitmap
  * kernel's tiles, the basic kernel's tiles and walks.  f64 takes those
  * with a NULL tile. */
 static const struct gemm_config {
-    const char *kernel, *tile, *walk, *lockstep;
+    const char *kernel, *tile, *walk;
 } configs[] = {
-    {NULL, NULL, NULL, NULL},          {NULL, NULL, NULL, "1"},          {NULL, NULL, NULL, "0"},
-    {"rows", NULL, NULL, "1"},         {"cols", NULL, NULL, "0"},        {"pipe", NULL, NULL, NULL},
-    {"pipe", "64x256", NULL, NULL},    {"pipe", "64x128", NULL, NULL},   {"basic", NULL, NULL, NULL},
-    {"basic", NULL, "union", NULL},    {"basic", NULL, "rows", NULL},    {"basic", "64x256", NULL, NULL},
-    {"basic", "32x256", "union", NULL}, {"basic", "32x128", "rows", NULL}, {"basic", "32x256", "rows", NULL},
-    {"basic", "32x128", "union", NULL},
+    {NULL, NULL, NULL},          {"rows", NULL, NULL},         {"cols", NULL, NULL},
+    {"pipe", NULL, NULL},        {"pipe", "64x256", NULL},     {"pipe", "64x128", NULL},
+    {"basic", NULL, NULL},       {"basic", NULL, "union"},     {"basic", NULL, "rows"},
+    {"basic", "64x256", NULL},   {"basic", "32x256", "union"}, {"basic", "32x128", "rows"},
+    {"basic", "32x256", "rows"}, {"basic", "32x128", "union"},
 };
 
 static void set_or_unset(const char *name, const char *value)
@@ -169,7 +167,6 @@ static void gemm_case(const loom_dense *Ad, const loom_dense *Bd, loom_dtype dt,
                 set_or_unset("LOOM_DUAL_CUDA_KERNEL", cf->kernel);
                 set_or_unset("LOOM_DUAL_CUDA_TILE", cf->tile);
                 set_or_unset("LOOM_DUAL_CUDA_WALK", cf->walk);
-                set_or_unset("LOOM_DUAL_CUDA_LOCKSTEP", cf->lockstep);
                 set_or_unset("LOOM_DUAL_CUDA_EXACT", exact ? "1" : NULL);
                 loom_dense Cc;
                 host_copy(&C0, &Cc);
@@ -178,12 +175,11 @@ static void gemm_case(const loom_dense *Ad, const loom_dense *Bd, loom_dtype dt,
                     loom_compare_result r;
                     CHECK(loom_dense_compare(&Cr, &Cc, &r));
                     fail_msg("GEMM %s %lldx%lldx%lld %s, C in %s memory, kernel %s, tile %s, "
-                             "walk %s, lockstep %s, exact %d: %lld elements differ, first (%lld, %lld) "
+                             "walk %s, exact %d: %lld elements differ, first (%lld, %lld) "
                              "%.17g vs %.17g",
                              what, (long long)m, (long long)k, (long long)n, loom_dtype_name(dt),
                              dev ? "device" : "host", cf->kernel ? cf->kernel : "default",
-                             cf->tile ? cf->tile : "auto", cf->walk ? cf->walk : "auto",
-                             cf->lockstep ? cf->lockstep : "auto", exact,
+                             cf->tile ? cf->tile : "auto", cf->walk ? cf->walk : "auto", exact,
                              (long long)r.differing, (long long)r.first_row,
                              (long long)r.first_col, r.first_a, r.first_b);
                 }
@@ -196,7 +192,6 @@ static void gemm_case(const loom_dense *Ad, const loom_dense *Bd, loom_dtype dt,
     unsetenv("LOOM_DUAL_CUDA_KERNEL");
     unsetenv("LOOM_DUAL_CUDA_TILE");
     unsetenv("LOOM_DUAL_CUDA_WALK");
-    unsetenv("LOOM_DUAL_CUDA_LOCKSTEP");
     unsetenv("LOOM_DUAL_CUDA_EXACT");
     loom_bitmap_destroy(&A);
     loom_bitmap_destroy(&B);
@@ -427,24 +422,11 @@ static void same_csr(const loom_csr *a, const loom_csr *b, const char *what)
         fail_msg("%s: CSR arrays differ from the reference's", what);
 }
 
-static void same_bitmap(const loom_bitmap *a, const loom_bitmap *b, const char *what)
+static void same_bitmap(const loom_bitmap *want, const loom_bitmap *got, const char *what)
 {
-    loom_bitmap_view va, vb;
-    CHECK(loom_bitmap_view_get(a, &va));
-    CHECK(loom_bitmap_view_get(b, &vb));
-    int64_t tiles = va.tile_rows * va.tile_cols;
-    if (va.rows != vb.rows || va.cols != vb.cols || va.nnz != vb.nnz || va.layout != vb.layout)
-        fail_msg("%s: bitmap %lldx%lld with %lld non-zeros, reference %lldx%lld with %lld", what,
-                 (long long)vb.rows, (long long)vb.cols, (long long)vb.nnz, (long long)va.rows,
-                 (long long)va.cols, (long long)va.nnz);
-    if (memcmp(va.tile_bits, vb.tile_bits, (size_t)((tiles + 63) / 64) * sizeof(uint64_t)))
-        fail_msg("%s: tile bits differ", what);
-    if (memcmp(va.masks, vb.masks, (size_t)(tiles * LOOM_BITMAP_TILE) * sizeof(uint32_t)))
-        fail_msg("%s: masks differ", what);
-    if (memcmp(va.tile_offsets, vb.tile_offsets, (size_t)(tiles + 1) * sizeof(int64_t)))
-        fail_msg("%s: tile offsets differ", what);
-    if (memcmp(va.values, vb.values, (size_t)va.nnz * loom_dtype_size(va.dtype)))
-        fail_msg("%s: values differ", what);
+    char msg[200];
+    if (!dual_same_bitmap(want, got, msg, sizeof msg))
+        fail_msg("%s: %s", what, msg);
 }
 
 static void test_im2col_matrices(void **state)

@@ -22,6 +22,14 @@ constexpr int64_t TILE_VALUES = 1024; /* values a tile can hold: the stride of p
 __device__ __forceinline__ float fma_rn(float a, float b, float c) { return __fmaf_rn(a, b, c); }
 __device__ __forceinline__ double fma_rn(double a, double b, double c) { return __fma_rn(a, b, c); }
 
+/* The finish of one C element, as the reference writes it: beta == 0
+ * never reads C. */
+template <typename real>
+__device__ __forceinline__ void finish_element(real *y, real s, real alpha, real beta)
+{
+    *y = (beta == real(0)) ? alpha * s : fma_rn(alpha, s, beta * *y);
+}
+
 /* The 16-byte vector of a precision (one load of four floats or two
  * doubles), and its elements written out in order. */
 template <typename real> struct vec16;

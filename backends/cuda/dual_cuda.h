@@ -93,8 +93,7 @@ typedef struct dual_cuda_lines {
     dual_cuda_csr list;
     dual_cuda_side dense;
     void *E;
-    int64_t width, lde; /* E's used columns (a multiple of the line walk's width), its ld */
-    int lockstep; /* the block's warps walk the k-tiles together */
+    int64_t lde;
 } dual_cuda_lines;
 
 /* How the GEMM runs (none of it changes the bits).  exact = 0 allows the

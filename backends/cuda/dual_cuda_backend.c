@@ -13,9 +13,7 @@
  * LOOM_DUAL_CUDA_KERNEL=pipe or basic runs the pipelined or the first GEMM
  * kernel instead of the line walk (which needs zero-safe operands), and
  * =rows or cols makes the plan build the line walk over C's rows or
- * columns instead of the side with fewer multiply-adds, and
- * LOOM_DUAL_CUDA_LOCKSTEP=0|1 whether its warps walk k-tiles together;
- * LOOM_DUAL_CUDA_TILE forces the block tile (f32: 64x256 or
+ * columns instead of the side with fewer multiply-adds; LOOM_DUAL_CUDA_TILE forces the block tile (f32: 64x256 or
  * 64x128 pipelined, 64x256, 32x256 or 32x128 basic);
  * LOOM_DUAL_CUDA_WALK=union|rows forces the basic kernel's walk.
  */
@@ -77,11 +75,10 @@ static int env_tile(void)
 
 /* The GEMM's options: the exact path when the values ask for it (or the
  * environment), the block tile and the walk from the environment. */
-static dual_cuda_gemm_opts gemm_opts(bool zero_safe)
+static dual_cuda_gemm_opts gemm_opts(bool zero_safe, const dual_cuda_lines *lines)
 {
-    dual_cuda_gemm_opts o = {!zero_safe || env_exact(), env_tile(), env_walk(), env_kernel(), NULL};
-    if (o.kernel == DUAL_CUDA_KERNEL_LINES)
-        o.kernel = DUAL_CUDA_KERNEL_PIPE; /* no lists here: the convolution's GEMM */
+    dual_cuda_gemm_opts o = {!zero_safe || env_exact(), env_tile(), env_walk(), env_kernel(),
+                             lines};
     return o;
 }
 
@@ -139,17 +136,16 @@ static loom_status lines_prepare(loom_dual_gemm_plan *plan, cuda_gemm_data *d)
 {
     const loom_bitmap_view *a = &plan->A->v, *b = &plan->B->v;
     const char *e = getenv("LOOM_DUAL_CUDA_KERNEL");
-    bool rows = (double)a->nnz * (double)plan->n <= (double)b->nnz * (double)plan->m;
+    bool rows = loom__dual_lines_over_rows(plan->A, plan->B);
     if (e && !strcmp(e, "rows"))
         rows = true;
     else if (e && !strcmp(e, "cols"))
         rows = false;
     const loom_dual_side ds = loom__dual_side_of(rows ? b : a, !rows);
     const int64_t w = loom__dual_cuda_lines_width(plan->dtype == LOOM_F64);
-    const int64_t width = (ds.cross + w - 1) / w * w;
-    /* (A leading dimension padded past the power of two, 4 or 32
+    /* (A leading dimension padded past the power of two, by 4 or 32
      * elements, was measured on an H200 and changed nothing.) */
-    const int64_t lde = width;
+    const int64_t lde = (ds.cross + w - 1) / w * w;
     const size_t es = loom_dtype_size(plan->dtype);
     const size_t bytes = (size_t)ds.k_tiles * LOOM__TILE * (size_t)lde * es;
     if (bytes > LINES_SCRATCH_MAX) {
@@ -165,7 +161,6 @@ static loom_status lines_prepare(loom_dual_gemm_plan *plan, cuda_gemm_data *d)
     memset(dl, 0, sizeof *dl);
     dl->rows = rows;
     dl->dense = (dual_cuda_side){ds.cross, ds.k_tiles, ds.cross_tiles, ds.sc, ds.sk};
-    dl->width = width;
     dl->lde = lde;
     const int64_t nnz = l.start[l.lines];
     int rc = loom__dual_cuda_csr_upload(l.lines, plan->k, nnz, l.start, l.kidx, l.val, es, &dl->list);
@@ -174,18 +169,11 @@ static loom_status lines_prepare(loom_dual_gemm_plan *plan, cuda_gemm_data *d)
         loom__dual_cuda_csr_free(&dl->list);
     if (rc)
         return cuda_fail(rc, "the line walk's lists and scratch");
-    /* Warps alone: lockstep (LOOM_DUAL_CUDA_LOCKSTEP=1) was 5-15% slower
-     * at 80-95% sparsity on an H200 (bench/results/dual/README.md). */
-    dl->lockstep = 0;
-    const char *ls = getenv("LOOM_DUAL_CUDA_LOCKSTEP");
-    if (ls && *ls)
-        dl->lockstep = strcmp(ls, "0") != 0;
     d->has_lines = true;
     snprintf(plan->path, sizeof plan->path,
              "cuda path: line walk over the %s of C (%s's non-zeros against the other operand "
-             "expanded, %zu MiB scratch%s)",
-             rows ? "rows" : "columns", rows ? "A" : "B", bytes >> 20,
-             dl->lockstep ? ", warps in lockstep" : "");
+             "expanded, %zu MiB scratch)",
+             rows ? "rows" : "columns", rows ? "A" : "B", bytes >> 20);
     return LOOM_SUCCESS;
 }
 
@@ -235,11 +223,7 @@ static loom_status cuda_dual_gemm(loom_dual_gemm_plan *plan, double alpha, doubl
                                   loom_dense *C)
 {
     cuda_gemm_data *d = plan->backend_data;
-    dual_cuda_gemm_opts o = gemm_opts(d->zero_safe);
-    if (d->has_lines && env_kernel() == DUAL_CUDA_KERNEL_LINES) {
-        o.kernel = DUAL_CUDA_KERNEL_LINES;
-        o.lines = &d->lines;
-    }
+    dual_cuda_gemm_opts o = gemm_opts(d->zero_safe, d->has_lines ? &d->lines : NULL);
     int rc = loom__dual_cuda_gemm(&d->A, &d->B, plan->dtype == LOOM_F64, alpha, beta, C->data,
                                   C->ld, C->layout == LOOM_COL_MAJOR,
                                   C->memory == LOOM_MEMORY_DEVICE, &o, plan->ctx.stream);
@@ -290,7 +274,7 @@ static loom_status cuda_conv(loom_conv_plan *plan, double alpha, const loom_dens
                              loom_dense *Y)
 {
     cuda_conv_data *d = plan->backend_data;
-    dual_cuda_gemm_opts o = gemm_opts(d->w_zero_safe && loom__dual_dense_zero_safe(X));
+    dual_cuda_gemm_opts o = gemm_opts(d->w_zero_safe && loom__dual_dense_zero_safe(X), NULL);
     int rc = loom__dual_cuda_conv_run(d->conv, alpha, X->data, X->ld, beta, Y->data, &o,
                                       plan->ctx.stream);
     return rc ? cuda_fail(rc, "convolution") : LOOM_SUCCESS;

@@ -377,9 +377,8 @@ __global__ void __launch_bounds__(PIPE_THREADS, 2)
                 const int64_t j = bx * BN + q * T * V + lane * V + e;
                 if (j >= B.cols)
                     continue;
-                real *y = C + (col_major ? i + j * ldc : i * ldc + j);
-                const real s = acc[r][q * V + e];
-                *y = (beta == real(0)) ? alpha * s : fma_rn(alpha, s, beta * *y);
+                finish_element(C + (col_major ? i + j * ldc : i * ldc + j), acc[r][q * V + e],
+                               alpha, beta);
             }
     }
 }

@@ -22,9 +22,9 @@
  * A block is 8 warps; a warp owns 4 lines and 32*CPL columns of E (f32:
  * CPL 8, 256 columns; f64: CPL 4, 128).  Blocks of the same column strip
  * are consecutive so the strips being read at one time stay in L2.  Each
- * warp skips ahead to its own next k-tile; `lockstep` (a test and
- * benchmark option) makes the block's warps take every k-tile together, a
- * barrier each, so E's rows come from L2 once per block: measured slower.
+ * warp skips ahead to its own next k-tile, with no barrier.  (Taking the
+ * k-tiles together, a barrier each, so that E's rows come from L2 once per
+ * block, was 5-15% slower on an H200: bench/results/dual/README.md.)
  */
 #include "dual_cuda.h"
 #include "dual_common.cuh"
@@ -84,10 +84,10 @@ template <typename real, int CPL> struct lines_ab {
     real a[LW_R], b[CPL];
 };
 
-template <typename real, int CPL, bool LOCKSTEP>
+template <typename real, int CPL>
 __global__ void __launch_bounds__(LW_THREADS, 2)
     lines_walk_kernel(const int64_t *__restrict__ start, const int32_t *__restrict__ kidx,
-                      const real *__restrict__ val, const int64_t lines, const int64_t k_tiles,
+                      const real *__restrict__ val, const int64_t lines,
                       const real *__restrict__ E, const int64_t lde, const int64_t cross,
                       const real alpha, const real beta, real *__restrict__ C,
                       const int64_t s_line, const int64_t s_cross, const int64_t line_groups)
@@ -126,22 +126,15 @@ __global__ void __launch_bounds__(LW_THREADS, 2)
             acc[r][c] = real(0);
 
     const real *e_lane = E + bx * BN + lane * V;
-    for (int64_t kt = 0; kt < k_tiles; kt++) {
-        if (LOCKSTEP) {
-            /* Every warp of the block in the same k-tile: its E rows are
-             * read from L2 once and then hit L1 for the other warps. */
-            __syncthreads();
-        } else {
-            /* Alone: on to the next k-tile where one of the 4 lines has an
-             * entry. */
-            int32_t next = INT_MAX;
+    while (true) {
+        /* On to the next k-tile where one of the 4 lines has an entry. */
+        int32_t next = INT_MAX;
 #pragma unroll
-            for (int r = 0; r < R; r++)
-                next = min(next, __shfl_sync(FULL, wk[r], 0));
-            if (next == INT_MAX)
-                break;
-            kt = next / T;
-        }
+        for (int r = 0; r < R; r++)
+            next = min(next, __shfl_sync(FULL, wk[r], 0));
+        if (next == INT_MAX)
+            break;
+        const int64_t kt = next / T;
         const int32_t k0 = (int32_t)(kt * T);
         /* This k-tile's slice of the 4 lines, dense in shared memory. */
 #pragma unroll
@@ -202,9 +195,7 @@ __global__ void __launch_bounds__(LW_THREADS, 2)
                 const int64_t x = bx * BN + q * T * V + lane * V + e;
                 if (x >= cross)
                     continue;
-                real *y = C + l * s_line + x * s_cross;
-                const real s = acc[r][q * V + e];
-                *y = (beta == real(0)) ? alpha * s : fma_rn(alpha, s, beta * *y);
+                finish_element(C + l * s_line + x * s_cross, acc[r][q * V + e], alpha, beta);
             }
     }
 }
@@ -214,14 +205,14 @@ int launch(const dual_cuda_lines *L, const dual_cuda_bitmap *S, real alpha, real
            int64_t ldc, int col_major, cudaStream_t stream)
 {
     const dual_cuda_side &d = L->dense;
-    const int64_t ct_pad = L->width / T;
+    const int64_t ct_pad = L->lde / T;
     const int64_t tiles = d.k_tiles * ct_pad;
     if (tiles > 0)
         lines_expand_kernel<real><<<(unsigned)tiles, LW_THREADS, 0, stream>>>(
             *S, d.sc, d.sk, d.cross_tiles, ct_pad, static_cast<real *>(L->E), L->lde);
     const int64_t lines = L->list.rows;
     const int64_t line_groups = (lines + LW_WARPS * LW_R - 1) / (LW_WARPS * LW_R);
-    const int64_t col_blocks = L->width / (32 * CPL);
+    const int64_t col_blocks = L->lde / (32 * CPL);
     /* C(i, j) at i*ldc + j (row-major) or i + j*ldc; a line is i (rows) or j. */
     const int64_t s_i = col_major ? 1 : ldc, s_j = col_major ? ldc : 1;
     const int64_t s_line = L->rows ? s_i : s_j, s_cross = L->rows ? s_j : s_i;
@@ -229,14 +220,9 @@ int launch(const dual_cuda_lines *L, const dual_cuda_bitmap *S, real alpha, real
     const int64_t *st = L->list.row_offsets;
     const int32_t *ki = L->list.col_indices;
     const real *va = static_cast<const real *>(L->list.values), *E = static_cast<const real *>(L->E);
-    if (grid && L->lockstep)
-        lines_walk_kernel<real, CPL, true><<<grid, LW_THREADS, 0, stream>>>(
-            st, ki, va, lines, d.k_tiles, E, L->lde, d.cross, alpha, beta, C, s_line, s_cross,
-            line_groups);
-    else if (grid)
-        lines_walk_kernel<real, CPL, false><<<grid, LW_THREADS, 0, stream>>>(
-            st, ki, va, lines, d.k_tiles, E, L->lde, d.cross, alpha, beta, C, s_line, s_cross,
-            line_groups);
+    if (grid)
+        lines_walk_kernel<real, CPL><<<grid, LW_THREADS, 0, stream>>>(
+            st, ki, va, lines, E, L->lde, d.cross, alpha, beta, C, s_line, s_cross, line_groups);
     return (int)cudaGetLastError();
 }
 

@@ -51,8 +51,7 @@ static loom_status openmp_dual_gemm_prepare(loom_dual_gemm_plan *plan)
                  !safe ? "values not zero-safe" : "forced");
         return LOOM_SUCCESS;
     }
-    /* The list on the side with fewer multiply-adds: nnz(A)*N or nnz(B)*M. */
-    bool rows = (double)a->nnz * (double)plan->n <= (double)b->nnz * (double)plan->m;
+    bool rows = loom__dual_lines_over_rows(plan->A, plan->B);
     if (force && !strcmp(force, "rows"))
         rows = true;
     else if (force && !strcmp(force, "cols"))

@@ -87,40 +87,30 @@ static int64_t sell_padded(const int64_t *ro, int64_t rows, const int64_t *order
     return padded;
 }
 
-typedef struct row_key {
-    int64_t len, row;
-} row_key;
-
-static int longer_first(const void *a, const void *b)
-{
-    const row_key *x = a, *y = b;
-    if (x->len != y->len)
-        return x->len > y->len ? -1 : 1;
-    return (x->row > y->row) - (x->row < y->row);
-}
-
 /* The rows sorted by length inside windows; NULL when out of memory. */
 static int64_t *sell_sorted_rows(const int64_t *ro, int64_t rows, int h)
 {
     const int64_t slices = (rows + h - 1) / h, window = (int64_t)SELL_WINDOW_SLICES * h;
     int64_t *order = loom__malloc((size_t)(slices * h) * sizeof *order);
-    row_key *keys = loom__malloc((size_t)(window < rows ? window : rows > 0 ? rows : 1) * sizeof *keys);
-    if (!order || !keys) {
-        loom__free(order);
-        loom__free(keys);
-        return NULL;
-    }
-    for (int64_t i = rows; i < slices * h; i++)
+    int64_t *len = loom__malloc((size_t)(window < rows ? window : rows > 0 ? rows : 1) * sizeof *len);
+    bool ok = order && len;
+    for (int64_t i = rows; ok && i < slices * h; i++)
         order[i] = -1;
-    for (int64_t w0 = 0; w0 < rows; w0 += window) {
+    for (int64_t w0 = 0; ok && w0 < rows; w0 += window) {
         const int64_t n = rows - w0 < window ? rows - w0 : window;
         for (int64_t i = 0; i < n; i++)
-            keys[i] = (row_key){row_length(ro, w0 + i), w0 + i};
-        qsort(keys, (size_t)n, sizeof *keys, longer_first);
-        for (int64_t i = 0; i < n; i++)
-            order[w0 + i] = keys[i].row;
+            len[i] = row_length(ro, w0 + i);
+        int64_t *by_len = loom__longest_first_order(len, n);
+        ok = by_len != NULL;
+        for (int64_t i = 0; ok && i < n; i++)
+            order[w0 + i] = w0 + by_len[i];
+        loom__free(by_len);
     }
-    loom__free(keys);
+    loom__free(len);
+    if (!ok) {
+        loom__free(order);
+        return NULL;
+    }
     return order;
 }
 
