@@ -122,6 +122,88 @@ loom_status loom__dual_lines_build(const loom_bitmap *A, const loom_bitmap *B, b
     return st;
 }
 
+/* Groups of r lines (the CUDA walk, backends/cuda/dual_lines.cu): group g
+ * is lines g*r .. g*r+r-1 of one cross tile; its entries are the k where
+ * any of them has a non-zero, increasing, each with the r values (+0 for
+ * a line without one there; all bits zero is +0).  Built from the tile
+ * masks: a k line's r bits of the group say which lines are present. */
+static void group_tile_row(const loom_dual_side *s, int64_t ct, int r, int64_t *cur,
+                           int32_t *kidx, char *val, size_t es)
+{
+    const loom_bitmap_view *v = s->v;
+    const int per = LOOM__TILE / r;
+    const uint32_t low = r == 32 ? ~0u : (1u << r) - 1u;
+    for (int64_t kt = 0; kt < s->k_tiles; kt++) {
+        const int64_t t = ct * s->sc + kt * s->sk;
+        if (!present(v, t))
+            continue;
+        int64_t pos = v->tile_offsets[t];
+        for (int kk = 0; kk < LOOM__TILE; kk++) {
+            const uint32_t m = v->masks[t * LOOM__TILE + kk];
+            for (int q = 0; q < per; q++) {
+                uint32_t g = m >> (q * r) & low;
+                if (!g)
+                    continue;
+                if (kidx) {
+                    const int64_t e = cur[q];
+                    kidx[e] = (int32_t)(kt * LOOM__TILE + kk);
+                    char *dst = val + (size_t)e * (size_t)r * es;
+                    memset(dst, 0, (size_t)r * es);
+                    /* values of lower bits of this k line come first */
+                    int64_t at = pos + __builtin_popcount(m & ((1u << (q * r)) - 1u));
+                    for (; g; g &= g - 1, at++)
+                        memcpy(dst + (size_t)__builtin_ctz(g) * es,
+                               (const char *)v->values + (size_t)at * es, es);
+                }
+                cur[q]++;
+            }
+            pos += __builtin_popcount(m);
+        }
+    }
+}
+
+void loom__dual_groups_free(loom_dual_groups *g)
+{
+    loom__free(g->start);
+    loom__free(g->kidx);
+    loom__free(g->val);
+    memset(g, 0, sizeof *g);
+}
+
+loom_status loom__dual_groups_build(const loom_bitmap *A, const loom_bitmap *B, bool rows, int r,
+                                    loom_dual_groups *out)
+{
+    memset(out, 0, sizeof *out);
+    const loom_dual_side s =
+        rows ? loom__dual_side_of(&A->v, true) : loom__dual_side_of(&B->v, false);
+    const size_t es = loom_dtype_size(A->v.dtype);
+    const int per = LOOM__TILE / r;
+    const int64_t groups = s.cross_tiles * per;
+    out->r = r;
+    out->groups = groups;
+    out->start = loom__calloc((size_t)groups + 1, sizeof(int64_t));
+    if (!out->start)
+        goto oom;
+    for (int64_t ct = 0; ct < s.cross_tiles; ct++)
+        group_tile_row(&s, ct, r, out->start + 1 + ct * per, NULL, NULL, es);
+    for (int64_t g = 0; g < groups; g++) /* counts to starts */
+        out->start[g + 1] += out->start[g];
+    const int64_t n = out->start[groups];
+    out->kidx = loom__malloc((size_t)(n ? n : 1) * sizeof(int32_t));
+    out->val = loom__malloc((size_t)(n ? n : 1) * (size_t)r * es);
+    if (!out->kidx || !out->val)
+        goto oom;
+    for (int64_t ct = 0; ct < s.cross_tiles; ct++) {
+        int64_t cur[LOOM__TILE];
+        memcpy(cur, out->start + ct * per, (size_t)per * sizeof(int64_t));
+        group_tile_row(&s, ct, r, cur, out->kidx, out->val, es);
+    }
+    return LOOM_SUCCESS;
+oom:
+    loom__dual_groups_free(out);
+    return loom__error(LOOM_ERR_OUT_OF_MEMORY, "dual-side GEMM: out of memory");
+}
+
 bool loom__dual_lines_over_rows(const loom_bitmap *A, const loom_bitmap *B)
 {
     return (double)A->v.nnz * (double)B->v.cols <= (double)B->v.nnz * (double)A->v.rows;

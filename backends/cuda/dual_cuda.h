@@ -80,8 +80,9 @@ enum { DUAL_CUDA_KERNEL_PIPE = 0, DUAL_CUDA_KERNEL_BASIC = 1, DUAL_CUDA_KERNEL_L
  * Never the bits. */
 enum { DUAL_CUDA_WALK_AUTO = 0, DUAL_CUDA_WALK_UNION = 1, DUAL_CUDA_WALK_ROWS = 2 };
 
-/* The line walk (dual_lines.cu): the sparse side's lists on the device
- * (list.rows = lines of C, list.cols = K), the geometry of the other
+/* The line walk (dual_lines.cu): the sparse side's lists on the device,
+ * in groups of r lines of C (loom_dual_groups: list.rows = groups,
+ * list.cols = K, r values per entry), the geometry of the other
  * side (dual_cuda_side, as loom_dual_side: tile (ct, kt) is tile number
  * ct*sc + kt*sk of its bitmap) and the scratch E it is expanded into
  * (k_tiles*32 x lde, lde a multiple of loom__dual_cuda_lines_width). */
@@ -90,6 +91,8 @@ typedef struct dual_cuda_side {
 } dual_cuda_side;
 typedef struct dual_cuda_lines {
     int rows; /* lines are C's rows (A's lists, E from B), else its columns */
+    int r;    /* lines a group (a warp): list.rows groups, list.values r a k */
+    int64_t lines;
     dual_cuda_csr list;
     dual_cuda_side dense;
     void *E;

@@ -1,30 +1,34 @@
 /*
  * dual_lines.cu - the line walk of the dual-side GEMM on the GPU: the
- * sparse side as one list per line of C (built by the plan,
- * lib/dual_lines.c), the other side expanded to a dense K x lde matrix E
- * in device scratch, then each C element accumulates
+ * sparse side in groups of R lines of C (built by the plan,
+ * loom__dual_groups_build in lib/dual_lines.c: per group, the k where any
+ * of its lines has a non-zero, increasing, each with the R values, +0
+ * where a line has none), the other side expanded to a dense K x lde
+ * matrix E in device scratch, then each C element accumulates
  *
- *     acc = +0;  for k increasing over the union of its warp's 4 lines'
- *                lists: acc = fma(s(line, k), E(k, x), acc)
+ *     acc = +0;  for each entry (k, s[0..R)) of its group, k increasing:
+ *                acc = fma(s[line], E(k, x), acc)
  *
- * with s = +0 where the line has no entry at k.  Every product where both
- * operands are non-zero is there, in increasing k; every other product
- * has a zero factor, which leaves acc's bits unchanged because the plan
- * takes this path only for zero-safe operands (lib/dual_zero_safe.c).
- * So the bits are loom__ref_dual_gemm's.
+ * Every product where both operands are non-zero is there, in increasing
+ * k; every other product has a zero factor, which leaves acc's bits
+ * unchanged because the plan takes this path only for zero-safe operands
+ * (lib/dual_zero_safe.c).  So the bits are loom__ref_dual_gemm's.
  *
- * Why it beats the tile kernels (dual_gemm.cu): those test presence per
- * (8 rows, k) and pay a fixed cost per k-tile (offsets, copies, barriers);
- * here a warp's k walk skips every k where none of its 4 lines has a
- * non-zero (at 80% sparsity 59% of k are visited, against 83% for 8
- * rows), needs no barrier, and reads E through L1 with 16-byte loads.
- *
- * A block is 8 warps; a warp owns 4 lines and 32*CPL columns of E (f32:
- * CPL 8, 256 columns; f64: CPL 4, 128).  Blocks of the same column strip
- * are consecutive so the strips being read at one time stay in L2.  Each
- * warp skips ahead to its own next k-tile, with no barrier.  (Taking the
- * k-tiles together, a barrier each, so that E's rows come from L2 once per
- * block, was 5-15% slower on an H200: bench/results/dual/README.md.)
+ * A block is 8 warps; a warp owns a group of 4 lines and 32*CPL columns
+ * of E (f32: CPL 8, 256 columns; f64: CPL 4).  A step is one entry: its k
+ * comes from a register window of the next 32 entries (one shuffle; the
+ * following window's k and values are loaded while this one is walked),
+ * its 4 values from the window's copy in shared memory (one address: a
+ * broadcast), its E row slice from 16-byte loads through L1, then 4*CPL
+ * fmas.  f32 issues the E loads of 7 steps before their fmas (f64 2):
+ * on an H200, at 4096^3 and 80% sparsity, 2, 4 and 8 steps took 3.19,
+ * 2.92 and 2.77 ms with 3, 2 and 2 blocks an SM, where three blocks of 2
+ * steps with the values read late, 4 steps of 4-warp blocks or a ring of
+ * loads in flight were slower (bench/results/dual/README.md); 8 spills
+ * 12 bytes, 7 does not.  Nothing is shared between warps, so there is no
+ * barrier.  Blocks of the same column strip are consecutive so the strips
+ * being read at one time stay in L2.  (The previous walk merged 4 lines'
+ * own lists in the kernel a k-tile at a time: 3.50 ms.)
  */
 #include "dual_cuda.h"
 #include "dual_common.cuh"
@@ -37,19 +41,30 @@ namespace {
 
 using namespace loom_dual;
 
-constexpr int LW_WARPS = 8, LW_THREADS = LW_WARPS * 32, LW_R = 4;
+constexpr int LW_WARPS = 8, LW_THREADS = LW_WARPS * 32;
 
-/* OR over the warp: one instruction from sm_80 on. */
-__device__ __forceinline__ uint32_t warp_or(uint32_t x)
+/* apply(s, load(s)) for s = 0 .. n-1 in order, the loads of D steps
+ * issued before their D applies: more loads in flight a warp was
+ * measured faster than more warps an SM (bench/results/dual/README.md). */
+template <int D, class Load, class Apply>
+__device__ __forceinline__ void walk_steps(int n, Load load, Apply apply)
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    return __reduce_or_sync(FULL, x);
-#else
+    if constexpr (D <= 2) { /* fewer registers than the loop below */
+        walk_k<D == 2>(n == 32 ? ~0u : (1u << n) - 1u, load, apply);
+        return;
+    }
+    int s = 0;
+    for (; s + D <= n; s += D) {
+        decltype(load(0)) x[D];
 #pragma unroll
-    for (int o = 16; o > 0; o >>= 1)
-        x |= __shfl_xor_sync(FULL, x, o);
-    return x;
-#endif
+        for (int d = 0; d < D; d++)
+            x[d] = load(s + d);
+#pragma unroll
+        for (int d = 0; d < D; d++)
+            apply(s + d, x[d]);
+    }
+    for (; s < n; s++)
+        apply(s, load(s));
 }
 
 /* E(k, x) = the dense side at (k, x), +0 where absent or in the padding.
@@ -80,44 +95,30 @@ __global__ void __launch_bounds__(LW_THREADS)
     }
 }
 
-template <typename real, int CPL> struct lines_ab {
-    real a[LW_R], b[CPL];
+template <typename real, int R, int CPL> struct group_ab {
+    real a[R], b[CPL];
 };
 
-template <typename real, int CPL>
+template <typename real, int R, int CPL, int D, bool LATE>
 __global__ void __launch_bounds__(LW_THREADS, 2)
-    lines_walk_kernel(const int64_t *__restrict__ start, const int32_t *__restrict__ kidx,
-                      const real *__restrict__ val, const int64_t lines,
-                      const real *__restrict__ E, const int64_t lde, const int64_t cross,
-                      const real alpha, const real beta, real *__restrict__ C,
-                      const int64_t s_line, const int64_t s_cross, const int64_t line_groups)
+    group_walk_kernel(const int64_t *__restrict__ start, const int32_t *__restrict__ kidx,
+                      const real *__restrict__ val, const int64_t groups,
+                      const real *__restrict__ E, const uint32_t lde, const int64_t lines,
+                      const int64_t cross, const real alpha, const real beta,
+                      real *__restrict__ C, const int64_t s_line, const int64_t s_cross,
+                      const int64_t group_blocks)
 {
     using vec = typename vec16<real>::type;
-    constexpr int V = 16 / (int)sizeof(real), VECS = CPL / V, BN = 32 * CPL, R = LW_R;
-    constexpr int AV = R / V; /* 16-byte loads per k of the warp's A slice */
-    constexpr bool TWO = sizeof(real) == 4;
+    constexpr int V = 16 / (int)sizeof(real), VECS = CPL / V, BN = 32 * CPL;
+    constexpr int AV = R / V; /* 16-byte loads of an entry's R values */
     static_assert(CPL % V == 0 && R % V == 0, "shape");
-    __shared__ __align__(16) real sA[LW_WARPS][T][R]; /* sA[w][kk][r]: line r's value at k0+kk */
 
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const int64_t by = blockIdx.x % line_groups, bx = blockIdx.x / line_groups;
-    const int64_t line0 = (by * LW_WARPS + warp) * R;
-    real(*sa)[R] = sA[warp];
+    const int64_t by = blockIdx.x % group_blocks, bx = blockIdx.x / group_blocks;
+    const int64_t g = by * LW_WARPS + warp;
+    int64_t p = g < groups ? start[g] : 0;
+    const int64_t end = g < groups ? start[g + 1] : 0;
 
-    /* Each line's cursor, and a window of its next 32 entries (lane e:
-     * entry cur + e; INT_MAX past the end). */
-    int64_t cur[R], end[R];
-    int32_t wk[R];
-    real wv[R];
-#pragma unroll
-    for (int r = 0; r < R; r++) {
-        const int64_t l = line0 + r;
-        cur[r] = l < lines ? start[l] : 0;
-        end[r] = l < lines ? start[l + 1] : 0;
-        const int64_t e = cur[r] + lane;
-        wk[r] = e < end[r] ? kidx[e] : INT_MAX;
-        wv[r] = e < end[r] ? val[e] : real(0);
-    }
     real acc[R][CPL];
 #pragma unroll
     for (int r = 0; r < R; r++)
@@ -126,66 +127,70 @@ __global__ void __launch_bounds__(LW_THREADS, 2)
             acc[r][c] = real(0);
 
     const real *e_lane = E + bx * BN + lane * V;
-    while (true) {
-        /* On to the next k-tile where one of the 4 lines has an entry. */
-        int32_t next = INT_MAX;
-#pragma unroll
-        for (int r = 0; r < R; r++)
-            next = min(next, __shfl_sync(FULL, wk[r], 0));
-        if (next == INT_MAX)
-            break;
-        const int64_t kt = next / T;
-        const int32_t k0 = (int32_t)(kt * T);
-        /* This k-tile's slice of the 4 lines, dense in shared memory. */
+    const vec *va = reinterpret_cast<const vec *>(val);
+    __shared__ vec sA[LW_WARPS][32 * AV]; /* the window's values, entry by entry */
+    vec *sa = sA[warp];
+
+    /* A window is the next 32 entries: lane e holds entry p+e's k and
+     * values.  The next window's loads go out before this one's walk, so
+     * they are waited for only once per 32 steps, if at all. */
+    int32_t kn = 0;
+    vec an[AV];
+    auto fetch = [&](int64_t q) {
+        const bool in = q + lane < end;
+        kn = in ? __ldg(kidx + q + lane) : 0;
 #pragma unroll
         for (int h = 0; h < AV; h++)
-            reinterpret_cast<vec *>(sa[lane])[h] = vec{};
-        __syncwarp();
-        uint32_t todo = 0;
+            an[h] = in ? __ldg(va + (q + lane) * AV + h) : vec{};
+    };
+    fetch(p);
+    for (; p < end; p += 32) {
+        const int64_t left = end - p;
+        const int n = left < 32 ? (int)left : 32;
+        const int32_t kw = kn;
 #pragma unroll
-        for (int r = 0; r < R; r++) {
-            const bool in = wk[r] - k0 < T; /* wk >= k0: earlier k are consumed */
-            if (in)
-                sa[wk[r] - k0][r] = wv[r];
-            todo |= warp_or(in ? 1u << (wk[r] - k0) : 0u);
-            const int n = __popc(__ballot_sync(FULL, in));
-            if (n) { /* the window moves on; its loads overlap the walk */
-                cur[r] += n;
-                const int64_t e = cur[r] + lane;
-                wk[r] = e < end[r] ? kidx[e] : INT_MAX;
-                wv[r] = e < end[r] ? val[e] : real(0);
-            }
-        }
+        for (int h = 0; h < AV; h++)
+            sa[lane * AV + h] = an[h];
         __syncwarp();
-        const real *e_tile = e_lane + (int64_t)k0 * lde;
-        walk_k<TWO>(
-            todo,
-            [&](int kk) {
-                lines_ab<real, CPL> x;
-                const vec *pa = reinterpret_cast<const vec *>(sa[kk]);
+        if (p + 32 < end)
+            fetch(p + 32);
+        walk_steps<D>(
+            n,
+            [&](int s) {
+                group_ab<real, R, CPL> x;
+                if (!LATE)
 #pragma unroll
-                for (int h = 0; h < AV; h++)
-                    unpack(pa[h], &x.a[h * V]);
-                const real *pe = e_tile + (int64_t)kk * lde;
+                    for (int h = 0; h < AV; h++)
+                        unpack(sa[s * AV + h], &x.a[h * V]); /* one address: a broadcast */
+                /* 32-bit offsets: E is at most 2 GiB (dual_cuda_backend.c) */
+                const real *pe = e_lane + (uint32_t)__shfl_sync(FULL, kw, s) * lde;
 #pragma unroll
                 for (int q = 0; q < VECS; q++)
                     unpack(__ldg(reinterpret_cast<const vec *>(pe + q * T * V)), &x.b[q * V]);
                 return x;
             },
-            [&](int, const lines_ab<real, CPL> &x) {
+            [&](int s, const group_ab<real, R, CPL> &x) {
+                real a[R];
+#pragma unroll
+                for (int r = 0; r < R; r++)
+                    a[r] = x.a[r];
+                if (LATE)
+#pragma unroll
+                    for (int h = 0; h < AV; h++)
+                        unpack(sa[s * AV + h], &a[h * V]);
 #pragma unroll
                 for (int r = 0; r < R; r++)
 #pragma unroll
                     for (int c = 0; c < CPL; c++)
-                        acc[r][c] = fma_rn(x.a[r], x.b[c], acc[r][c]);
+                        acc[r][c] = fma_rn(a[r], x.b[c], acc[r][c]);
             });
-        __syncwarp(); /* the slice is read before the next one is written */
+        __syncwarp(); /* the window is read before the next one is written */
     }
 
     /* The finish, once per element, as the reference writes it. */
 #pragma unroll
     for (int r = 0; r < R; r++) {
-        const int64_t l = line0 + r;
+        const int64_t l = g * R + r;
         if (l >= lines)
             continue;
 #pragma unroll
@@ -200,7 +205,7 @@ __global__ void __launch_bounds__(LW_THREADS, 2)
     }
 }
 
-template <typename real, int CPL>
+template <typename real, int R, int CPL, int D, bool LATE>
 int launch(const dual_cuda_lines *L, const dual_cuda_bitmap *S, real alpha, real beta, real *C,
            int64_t ldc, int col_major, cudaStream_t stream)
 {
@@ -210,19 +215,18 @@ int launch(const dual_cuda_lines *L, const dual_cuda_bitmap *S, real alpha, real
     if (tiles > 0)
         lines_expand_kernel<real><<<(unsigned)tiles, LW_THREADS, 0, stream>>>(
             *S, d.sc, d.sk, d.cross_tiles, ct_pad, static_cast<real *>(L->E), L->lde);
-    const int64_t lines = L->list.rows;
-    const int64_t line_groups = (lines + LW_WARPS * LW_R - 1) / (LW_WARPS * LW_R);
+    const int64_t groups = L->list.rows;
+    const int64_t group_blocks = (groups + LW_WARPS - 1) / LW_WARPS;
     const int64_t col_blocks = L->lde / (32 * CPL);
     /* C(i, j) at i*ldc + j (row-major) or i + j*ldc; a line is i (rows) or j. */
     const int64_t s_i = col_major ? 1 : ldc, s_j = col_major ? ldc : 1;
     const int64_t s_line = L->rows ? s_i : s_j, s_cross = L->rows ? s_j : s_i;
-    const unsigned grid = (unsigned)(line_groups * col_blocks);
-    const int64_t *st = L->list.row_offsets;
-    const int32_t *ki = L->list.col_indices;
-    const real *va = static_cast<const real *>(L->list.values), *E = static_cast<const real *>(L->E);
+    const unsigned grid = (unsigned)(group_blocks * col_blocks);
     if (grid)
-        lines_walk_kernel<real, CPL><<<grid, LW_THREADS, 0, stream>>>(
-            st, ki, va, lines, E, L->lde, d.cross, alpha, beta, C, s_line, s_cross, line_groups);
+        group_walk_kernel<real, R, CPL, D, LATE><<<grid, LW_THREADS, 0, stream>>>(
+            L->list.row_offsets, L->list.col_indices, static_cast<const real *>(L->list.values),
+            groups, static_cast<const real *>(L->E), (uint32_t)L->lde, L->lines, d.cross, alpha, beta, C,
+            s_line, s_cross, group_blocks);
     return (int)cudaGetLastError();
 }
 
@@ -238,8 +242,10 @@ extern "C" int loom__dual_cuda_gemm_lines(const dual_cuda_lines *L, const dual_c
                                           int col_major, void *stream)
 {
     cudaStream_t s = static_cast<cudaStream_t>(stream);
+    double *Cd = static_cast<double *>(C);
+    float *Cf = static_cast<float *>(C);
+    const float af = (float)alpha, bf = (float)beta;
     if (f64)
-        return launch<double, 4>(L, S, alpha, beta, static_cast<double *>(C), ldc, col_major, s);
-    return launch<float, 8>(L, S, (float)alpha, (float)beta, static_cast<float *>(C), ldc,
-                            col_major, s);
+        return launch<double, 4, 4, 2, false>(L, S, alpha, beta, Cd, ldc, col_major, s);
+    return launch<float, 4, 8, 7, true>(L, S, af, bf, Cf, ldc, col_major, s);
 }
