@@ -24,6 +24,9 @@
 
 #include <omp.h>
 #include <stdlib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <string.h>
 
 typedef struct kernel_row {
@@ -372,49 +375,93 @@ static void stream_values(bitmap_work *w, int64_t i)
     }
 }
 
-/* Tile row ti of the output: its masks, tile offsets and values, from
- * dst to dst_end.  Masks first, a line at a time (two tiles per 64-bit
- * window), noting which lines of each tile are not empty (nz[tj]); then
- * the values, tile by tile, of those lines only: no test per line.  es is
- * a constant in each caller, so that the copies are plain moves. */
-static inline void tile_row(const bitmap_work *w, loom_bitmap *b, int64_t ti, uint32_t *nz,
-                            const size_t es, char *dst, const char *dst_end)
+/* Tiles per pass of tile_row: a pass's masks (16 x 128 bytes) stay in the
+ * L1 cache between its two halves. */
+#define TILE_ROW_PASS 16
+
+/* The lines of the 32 masks m that are not zero, as bits (with SSE2, a
+ * compare and a movemask per 4 lines: the scalar loop cost as much as
+ * the masks themselves at high sparsity).  In a last tile row of fewer
+ * than 32 lines, the masks past the matrix are the allocation's zeros. */
+static inline uint32_t nonzero_lines(const uint32_t *m)
 {
-    const int64_t tc = w->tile_cols, pairs = (tc + 1) / 2;
+    uint32_t zero = 0;
+#ifdef __SSE2__
+    const __m128i z = _mm_setzero_si128();
+    for (int l = 0; l < LOOM__TILE; l += 4) {
+        const __m128i v = _mm_loadu_si128((const __m128i *)(m + l));
+        zero |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, z))) << l;
+    }
+#else
+    for (int l = 0; l < LOOM__TILE; l++)
+        zero |= (uint32_t)(m[l] == 0) << l;
+#endif
+    return ~zero;
+}
+
+/* Tile row ti of the output: its masks, tile offsets and values, from
+ * dst to dst_end, TILE_ROW_PASS tiles at a time.  First the masks, a line
+ * at a time: its mask words are funnel shifts of consecutive words of its
+ * stream, by one count.  Then the values, tile by tile, of the lines that
+ * are not empty there: a line's run in a tile starts where its run in the
+ * tile before ended, so each line keeps a running pointer (no rank per
+ * mask).  es is a constant in each caller, so that the copies are plain
+ * moves. */
+static inline __attribute__((always_inline)) void
+tile_row(const bitmap_work *w, loom_bitmap *b, int64_t ti, const size_t es, char *dst,
+         const char *dst_end)
+{
+    const int64_t tc = w->tile_cols, full_pairs = tc / 2, pairs = (tc + 1) / 2;
     const int lines = (int)((ti + 1) * LOOM__TILE <= w->rows ? LOOM__TILE : w->rows - ti * LOOM__TILE);
     const kernel_line *line = w->lines + ti * LOOM__TILE;
     uint32_t *masks = b->masks + ti * tc * LOOM__TILE;
+    int64_t *tile_offsets = b->tile_offsets + ti * tc;
     /* The window's bits past the output's last column are the next slots':
      * keep only the columns of the last 64-bit piece. */
     const int64_t last_bits = w->ncols - (pairs - 1) * 64;
     const uint64_t last_keep = last_bits >= 64 ? ~0ull : (1ull << last_bits) - 1ull;
-    for (int64_t i = 0; i < pairs; i++) {
-        const uint64_t keep = i == pairs - 1 ? last_keep : ~0ull;
-        uint32_t *lo_masks = masks + 2 * i * LOOM__TILE, *hi_masks = lo_masks + LOOM__TILE;
-        uint32_t nz_lo = 0, nz_hi = 0;
-        for (int l = 0; l < lines; l++) {
-            const uint64_t v = window64(line[l].bits, line[l].first + i * 64) & keep;
-            const uint32_t lo = (uint32_t)v, hi = (uint32_t)(v >> 32);
-            lo_masks[l] = lo;
-            nz_lo |= (uint32_t)(lo != 0) << l;
-            if (2 * i + 1 < tc) /* (not past the last tile) */
-                hi_masks[l] = hi;
-            nz_hi |= (uint32_t)(hi != 0) << l;
-        }
-        nz[2 * i] = nz_lo;
-        nz[2 * i + 1] = nz_hi;
+    const uint64_t *bits[LOOM__TILE];
+    int first[LOOM__TILE];
+    const char *next[LOOM__TILE]; /* each line's next value */
+    for (int l = 0; l < lines; l++) {
+        bits[l] = line[l].bits + (line[l].first >> 6);
+        first[l] = line[l].first & 63;
+        next[l] = line[l].values + rank(line[l].bits, line[l].pre, line[l].first) * (int64_t)es;
     }
     const char *const start = dst;
-    for (int64_t tj = 0; tj < tc; tj++) {
-        b->tile_offsets[ti * tc + tj] = w->tile_row_start[ti] + (int64_t)((size_t)(dst - start) / es);
-        for (uint32_t u = nz[tj]; u; u &= u - 1) {
-            const int l = __builtin_ctz(u);
-            const int64_t k = line[l].first + tj * LOOM__TILE;
-            /* A line has at most 32 values; blocks run at most 63 bytes past. */
-            const size_t bytes = (size_t)__builtin_popcount(masks[tj * LOOM__TILE + l]) * es;
-            put_values(dst, line[l].values + rank(line[l].bits, line[l].pre, k) * (int64_t)es,
-                       bytes, dst_end - dst >= (ptrdiff_t)(LOOM__TILE * es + 64));
-            dst += bytes;
+    for (int64_t i0 = 0; i0 < pairs; i0 += TILE_ROW_PASS / 2) {
+        const int64_t i1 = i0 + TILE_ROW_PASS / 2 < pairs ? i0 + TILE_ROW_PASS / 2 : pairs;
+        /* Pairs of whole tiles whose bits are all the output's. */
+        const int64_t whole = i1 < pairs - 1 ? i1 : pairs - 1;
+        for (int l = 0; l < lines; l++) {
+            const uint64_t *word = bits[l];
+            const int o = first[l];
+            uint32_t *m = masks + l;
+            for (int64_t i = i0; i < whole; i++) {
+                const uint64_t x = word[i] >> o | (word[i + 1] << 1) << (63 - o);
+                m[2 * i * LOOM__TILE] = (uint32_t)x;
+                m[(2 * i + 1) * LOOM__TILE] = (uint32_t)(x >> 32);
+            }
+            if (whole < i1) { /* the last pair: its last tile may be past the output */
+                const int64_t i = pairs - 1;
+                const uint64_t x = (word[i] >> o | (word[i + 1] << 1) << (63 - o)) & last_keep;
+                m[2 * i * LOOM__TILE] = (uint32_t)x;
+                if (full_pairs == pairs)
+                    m[(2 * i + 1) * LOOM__TILE] = (uint32_t)(x >> 32);
+            }
+        }
+        const int64_t tj1 = 2 * i1 < tc ? 2 * i1 : tc;
+        for (int64_t tj = 2 * i0; tj < tj1; tj++) {
+            const uint32_t *m = masks + tj * LOOM__TILE;
+            tile_offsets[tj] = w->tile_row_start[ti] + (int64_t)((size_t)(dst - start) / es);
+            for (uint32_t u = nonzero_lines(m); u; u &= u - 1) {
+                const int l = __builtin_ctz(u);
+                /* A line has at most 32 values; blocks run at most 63 bytes past. */
+                const size_t bytes = (size_t)__builtin_popcount(m[l]) * es;
+                put_values(dst, next[l], bytes, dst_end - dst >= (ptrdiff_t)(LOOM__TILE * es + 64));
+                next[l] += bytes;
+                dst += bytes;
+            }
         }
     }
 }
@@ -424,7 +471,6 @@ typedef struct bitmap_scratch {
     int64_t *pre, *row_start, *cur, *spre, *vstart, *row_nnz, *tile_row_start;
     char *cv, *vbuf;
     kernel_line *lines;
-    uint32_t *nz;
 } bitmap_scratch;
 
 static void scratch_free(bitmap_scratch *s)
@@ -441,7 +487,6 @@ static void scratch_free(bitmap_scratch *s)
     loom__free(s->cv);
     loom__free(s->vbuf);
     loom__free(s->lines);
-    loom__free(s->nz);
 }
 
 loom_status loom__omp_im2col_bitmap(loom_context *ctx, const loom_conv_shape *sh, int64_t out_h,
@@ -479,10 +524,9 @@ loom_status loom__omp_im2col_bitmap(loom_context *ctx, const loom_conv_shape *sh
         loom__malloc((size_t)x_nnz * es + 256),
         NULL, /* vbuf, once its size is known */
         loom__malloc((size_t)rows * sizeof(kernel_line)),
-        loom__malloc((size_t)(threads * (tc + 1)) * sizeof(uint32_t)),
     };
     if (!s.rb || !s.sbits || !s.pre || !s.row_start || !s.cur || !s.spre || !s.vstart ||
-        !s.row_nnz || !s.tile_row_start || !s.cv || !s.lines || !s.nz) {
+        !s.row_nnz || !s.tile_row_start || !s.cv || !s.lines) {
         scratch_free(&s);
         loom_bitmap_destroy(&b);
         return loom__error(LOOM_ERR_OUT_OF_MEMORY, "im2col (bitmap): out of memory");
@@ -621,15 +665,14 @@ loom_status loom__omp_im2col_bitmap(loom_context *ctx, const loom_conv_shape *sh
         }
         /* The output, a tile row at a time. */
         if (ok) {
-            uint32_t *nz = s.nz + omp_get_thread_num() * (tc + 1);
 #pragma omp for schedule(static)
             for (int64_t ti = 0; ti < tile_rows; ti++) {
                 char *dst = (char *)values + s.tile_row_start[ti] * (int64_t)es;
                 const char *dst_end = (const char *)values + s.tile_row_start[ti + 1] * (int64_t)es;
                 if (es == 4)
-                    tile_row(&w, b, ti, nz, 4, dst, dst_end);
+                    tile_row(&w, b, ti, 4, dst, dst_end);
                 else
-                    tile_row(&w, b, ti, nz, 8, dst, dst_end);
+                    tile_row(&w, b, ti, 8, dst, dst_end);
             }
         }
     }
