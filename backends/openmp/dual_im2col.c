@@ -189,15 +189,20 @@ loom_status loom__omp_im2col_csr(loom_context *ctx, const loom_conv_shape *sh, i
  *     written in one pass, in storage order;
  *   - in storage order, a run is copied in fixed 64-byte blocks (no loop
  *     on its length): the bytes past it are garbage that the next runs
- *     overwrite; only near the end of a tile row's range is a run copied
- *     exactly.
+ *     overwrite; only near the end of a range is a run copied exactly.
  *
- * Steps, each parallel: the image's rows (bits as 64-bit words, values
- * compacted row by row), the streams (bits, prefix counts, and their
- * values where they are not simply the channel's compacted rows: a
- * kernel column that clips input columns, or a stride), then the output
- * by tile rows.  It must give exactly loom__ref_im2col_bitmap's matrix
- * (masks, offsets, tile bits, values).
+ * Two parallel passes.  By channel: its input rows (bits as 64-bit words,
+ * values compacted row by row into cv), its streams (bits, prefix counts,
+ * and their values where they are not simply the channel's rows of cv: a
+ * kernel column that clips input columns, or a stride) and its output
+ * rows' windows and counts, all while the channel's data is in the cache.
+ * Every place is known without a pass over the other channels: a
+ * channel's values start in cv where X's row-major count of the rows
+ * before it says (X's tile offsets and a few popcounts), and its streams'
+ * values start at the same place in their kernel column's region of vbuf
+ * (a stream holds at most the channel's values).  Then by tile rows: the
+ * output.  It must give exactly loom__ref_im2col_bitmap's matrix (masks,
+ * offsets, tile bits, values).
  */
 
 /* The streams' geometry: stream (c, s, phase) = (c*S + s)*stride_h + phase. */
@@ -216,30 +221,48 @@ typedef struct kernel_line {
 
 typedef struct bitmap_work {
     const loom_conv_shape *sh;
+    const loom_bitmap_view *x;
     int64_t out_h, out_w, ncols, rows, tile_cols;
     stream_shape ss;
     size_t es;
-    /* The image's input rows, rel = xr - image*C*H: */
-    int64_t pitch;       /* words per row in rb and pre: (width + 63)/64 + 1 */
-    uint64_t *rb;        /* its bits; the extra last word is 0 */
-    int64_t *pre;        /* position in cv of the first value of each word */
-    int64_t *row_start;  /* position in cv of its first value (x_rows + 1) */
-    char *cv;            /* the values, row by row (+ 256 bytes to spare) */
-    /* The streams: */
-    uint64_t *sbits;     /* words of stream i from sbits[i * ss.words] */
-    int64_t *spre;       /* stream values before each word */
-    int64_t *vstart;     /* where stream i's values start in vbuf (count + 1); streams
-                          * whose values are their channel's rows of cv take none */
-    char *vbuf;          /* (+ 256 bytes to spare) */
-    /* The output rows: */
+    int64_t x_row0;    /* the image's first row of X */
+    int64_t x_base;    /* X's values in the rows before it, in row order */
+    int64_t pitch;     /* words per input row: (width + 63)/64 + 1, the last 0 */
+    int64_t region;    /* values per kernel column's region of vbuf: the image's */
+    char *cv;          /* the image's values, row by row (+ 256 bytes to spare) */
+    char *vbuf;        /* streams' values: stream (c, s, phase) in region s, from
+                        * its channel's place in cv (+ 256 bytes to spare) */
+    uint64_t *sbits;   /* words of stream i from sbits[i * ss.words] */
+    int64_t *spre;     /* stream values before each word */
     kernel_line *lines;
     int64_t *row_nnz;
     int64_t *tile_row_start; /* where each tile row's values start (tile_rows + 1) */
 } bitmap_work;
 
-static inline uint32_t x_mask(const loom_bitmap_view *x, int64_t xr, int64_t tw)
+/* A thread's scratch for the channel it works on. */
+typedef struct channel_scratch {
+    uint64_t *rb;         /* its rows' bits, pitch words a row */
+    int64_t *pre;         /* position in cv of the first value of each word */
+    int64_t *cur;         /* the next value of each input tile (X's tile_cols) */
+    int64_t *phase_start; /* where the rows of each phase start, from the channel's
+                           * start in cv (stride_h + 1) */
+} channel_scratch;
+
+static inline uint32_t x_mask(const loom_bitmap_view *x, int64_t xt, int64_t tw, int64_t l)
 {
-    return x->masks[((xr / LOOM__TILE) * x->tile_cols + tw) * LOOM__TILE + xr % LOOM__TILE];
+    return x->masks[(xt * x->tile_cols + tw) * LOOM__TILE + l];
+}
+
+/* X's values in its rows before row xr, in row order: those of the tile
+ * rows before, and of the lines before in xr's tile row. */
+static int64_t values_before(const loom_bitmap_view *x, int64_t xr)
+{
+    const int64_t xt = xr / LOOM__TILE;
+    int64_t n = x->tile_offsets[xt * x->tile_cols];
+    for (int64_t tw = 0; tw < x->tile_cols && xr % LOOM__TILE; tw++)
+        for (int64_t l = 0; l < xr % LOOM__TILE; l++)
+            n += __builtin_popcount(x_mask(x, xt, tw, l));
+    return n;
 }
 
 /* 64 bits of a word array from bit k (the array has a word to spare). */
@@ -248,14 +271,6 @@ static inline uint64_t window64(const uint64_t *words, int64_t k)
     const int o = (int)(k & 63);
     const uint64_t *w = words + (k >> 6);
     return w[0] >> o | (w[1] << 1) << (63 - o);
-}
-
-/* ORs the 64 bits v into a word array at bit k (a word to spare). */
-static inline void or64(uint64_t *words, int64_t k, uint64_t v)
-{
-    const int o = (int)(k & 63);
-    words[k >> 6] |= v << o;
-    words[(k >> 6) + 1] |= (v >> 1) >> (63 - o);
 }
 
 /* The number of set bits before bit k of a word array with prefix counts. */
@@ -294,75 +309,188 @@ static inline int64_t kernel_shift(const loom_conv_shape *sh, int64_t s)
     return s * sh->dilation_w - sh->pad_w;
 }
 
-/* Builds the bits of stream i and its prefix counts; returns its count. */
-static int64_t stream_bits(bitmap_work *w, int64_t i)
+/* Channel c's input rows: their bits and prefix counts (cs), their values
+ * into cv from position pos (row order) up to end.  cur[tw] walks X's
+ * tile tw of the current tile row. */
+static void channel_rows(const bitmap_work *w, int64_t c, channel_scratch *cs, int64_t pos,
+                         int64_t end)
+{
+    const loom_bitmap_view *x = w->x;
+    const int64_t height = w->sh->height, pitch = w->pitch, xr0 = w->x_row0 + c * height;
+    const size_t es = w->es;
+    char *dst = w->cv + pos * (int64_t)es;
+    const char *const dst_end = w->cv + end * (int64_t)es;
+    const char *const src_end = (const char *)x->values + x->nnz * (int64_t)es;
+    for (int64_t h = 0; h < height; h++) {
+        const int64_t xt = (xr0 + h) / LOOM__TILE, l = (xr0 + h) % LOOM__TILE;
+        if (h == 0 || l == 0) /* a new tile row */
+            for (int64_t tw = 0; tw < x->tile_cols; tw++) {
+                cs->cur[tw] = x->tile_offsets[xt * x->tile_cols + tw];
+                for (int64_t k = 0; k < l; k++)
+                    cs->cur[tw] += __builtin_popcount(x_mask(x, xt, tw, k));
+            }
+        uint64_t *word = cs->rb + h * pitch;
+        int64_t *pre = cs->pre + h * pitch;
+        for (int64_t i = 0; i < pitch - 1; i++) {
+            word[i] = 0;
+            pre[i] = pos;
+            for (int64_t tw = 2 * i; tw < 2 * i + 2 && tw < x->tile_cols; tw++) {
+                const uint32_t m = x_mask(x, xt, tw, l);
+                const int n = __builtin_popcount(m);
+                word[i] |= (uint64_t)m << (32 * (tw - 2 * i));
+                if (!n)
+                    continue;
+                const char *src = (const char *)x->values + cs->cur[tw] * (int64_t)es;
+                const size_t bytes = (size_t)n * es;
+                put_values(dst, src, bytes,
+                           dst_end - dst >= (ptrdiff_t)bytes + 64 &&
+                               src_end - src >= (ptrdiff_t)bytes + 64);
+                dst += bytes;
+                cs->cur[tw] += n;
+                pos += n;
+            }
+        }
+        word[pitch - 1] = 0;
+        pre[pitch - 1] = pos;
+    }
+}
+
+/* Appends bits to a stream a word at a time, with its prefix counts: a
+ * register holds the word being filled (an OR into memory per slot made
+ * each slot wait for the store of the one before). */
+typedef struct bit_writer {
+    uint64_t *bits;
+    int64_t *pre;
+    int64_t words, n; /* words written; set bits so far */
+    uint64_t acc;     /* the word being filled, from its bit 0 */
+    int fill;         /* its bits so far (0..63) */
+} bit_writer;
+
+static inline void put_word(bit_writer *bw, uint64_t v)
+{
+    bw->bits[bw->words] = v;
+    bw->pre[bw->words++] = bw->n;
+    bw->n += __builtin_popcountll(v);
+}
+
+/* Appends the low n bits of v (1 <= n <= 64; v has no others). */
+static inline void put_bits(bit_writer *bw, uint64_t v, int n)
+{
+    bw->acc |= v << bw->fill;
+    if (bw->fill + n < 64) {
+        bw->fill += n;
+        return;
+    }
+    put_word(bw, bw->acc);
+    bw->acc = bw->fill ? v >> (64 - bw->fill) : 0;
+    bw->fill += n - 64;
+}
+
+static inline uint64_t low_bits(int64_t n)
+{
+    return n >= 64 ? ~0ull : (1ull << n) - 1ull;
+}
+
+/* Writes the last word and the spare ones; returns the stream's count. */
+static int64_t finish_stream(const bitmap_work *w, bit_writer *bw)
+{
+    if (bw->fill)
+        put_word(bw, bw->acc);
+    while (bw->words < w->ss.words)
+        put_word(bw, 0);
+    return bw->n;
+}
+
+/* Builds the bits of stream i and its prefix counts from its channel's
+ * rows; returns its count. */
+static int64_t stream_bits(const bitmap_work *w, int64_t i, const uint64_t *rows)
 {
     const loom_conv_shape *sh = w->sh;
     const int64_t phase = i % sh->stride_h, s = i / sh->stride_h % sh->kernel_w;
-    const int64_t c = i / sh->stride_h / sh->kernel_w;
     const int64_t shift = kernel_shift(sh, s), out_w = w->out_w;
-    uint64_t *bits = w->sbits + i * w->ss.words;
-    int64_t *pre = w->spre + i * w->ss.words;
-    memset(bits, 0, (size_t)w->ss.words * sizeof(uint64_t));
+    bit_writer bw = {w->sbits + i * w->ss.words, w->spre + i * w->ss.words, 0, 0, 0, 0};
     int64_t q_lo = 0, q_hi = out_w; /* for stride_w 1: the q inside the input */
     if (sh->stride_w == 1) {
         q_lo = shift < 0 ? -shift : 0;
         q_hi = sh->width - shift < out_w ? sh->width - shift : out_w;
     }
+    if (sh->stride_w == 1 && out_w <= 64) {
+        /* A slot is one piece: a window of its row, clipped, in place. */
+        const uint64_t keep = q_lo < q_hi ? low_bits(q_hi - q_lo) : 0;
+        const int64_t x0 = q_lo < q_hi ? q_lo + shift : 0;
+        for (int64_t k = 0; k < w->ss.slots; k++) {
+            const int64_t h = k * sh->stride_h + phase - sh->pad_h;
+            const uint64_t v = h < 0 || h >= sh->height
+                                   ? 0
+                                   : (window64(rows + h * w->pitch, x0) & keep) << q_lo;
+            put_bits(&bw, v, (int)out_w);
+        }
+        return finish_stream(w, &bw);
+    }
     for (int64_t k = 0; k < w->ss.slots; k++) {
-        const int64_t h = k * sh->stride_h + phase - sh->pad_h, rel = c * sh->height + h;
-        if (h < 0 || h >= sh->height || w->row_start[rel + 1] == w->row_start[rel])
-            continue;
-        const uint64_t *row = w->rb + rel * w->pitch;
-        if (sh->stride_w == 1) {
-            for (int64_t q = q_lo; q < q_hi; q += 64) {
-                const int64_t len = q_hi - q;
-                const uint64_t keep = len >= 64 ? ~0ull : (1ull << len) - 1ull;
-                or64(bits, k * out_w + q, window64(row, q + shift) & keep);
+        const int64_t h = k * sh->stride_h + phase - sh->pad_h;
+        const uint64_t *row = h < 0 || h >= sh->height ? NULL : rows + h * w->pitch;
+        for (int64_t q = 0; q < out_w; q += 64) { /* the slot's bits q .. q+63 */
+            const int piece = out_w - q < 64 ? (int)(out_w - q) : 64;
+            uint64_t v = 0;
+            if (row && sh->stride_w == 1) {
+                const int64_t lo = q > q_lo ? q : q_lo;
+                const int64_t hi = q + piece < q_hi ? q + piece : q_hi;
+                if (lo < hi)
+                    v = (window64(row, lo + shift) & low_bits(hi - lo)) << (lo - q);
+            } else if (row) {
+                for (int j = 0; j < piece; j++) {
+                    const int64_t x = (q + j) * sh->stride_w + shift;
+                    if (x >= 0 && x < sh->width && (row[x >> 6] >> (x & 63) & 1u))
+                        v |= 1ull << j;
+                }
             }
-        } else {
-            for (int64_t q = 0; q < out_w; q++) {
-                const int64_t x = q * sh->stride_w + shift;
-                if (x >= 0 && x < sh->width && (row[x >> 6] >> (x & 63) & 1u))
-                    bits[(k * out_w + q) >> 6] |= 1ull << ((k * out_w + q) & 63);
-            }
+            put_bits(&bw, v, piece);
         }
     }
-    int64_t n = 0;
-    for (int64_t j = 0; j < w->ss.words; j++) {
-        pre[j] = n;
-        n += __builtin_popcountll(bits[j]);
-    }
-    return n;
+    return finish_stream(w, &bw);
 }
 
-/* Copies the values of stream i (not one of a channel's) to vbuf. */
-static void stream_values(bitmap_work *w, int64_t i)
+/* Copies the n values of stream i (not one of a channel's) from cv, whose
+ * channel's values end at cv_end, to dst.  With stride_w 1 a slot's values
+ * are a piece of its row's, and consecutive pieces that touch in cv are
+ * copied as one. */
+static void stream_values(const bitmap_work *w, int64_t i, const channel_scratch *cs, char *dst,
+                          int64_t n, const char *cv_end)
 {
     const loom_conv_shape *sh = w->sh;
     const int64_t phase = i % sh->stride_h, s = i / sh->stride_h % sh->kernel_w;
-    const int64_t c = i / sh->stride_h / sh->kernel_w;
     const int64_t shift = kernel_shift(sh, s), out_w = w->out_w;
     const size_t es = w->es;
-    char *dst = w->vbuf + w->vstart[i] * (int64_t)es;
-    const char *dst_end = w->vbuf + w->vstart[i + 1] * (int64_t)es;
+    const char *const dst_end = dst + n * (int64_t)es;
+    int64_t a = 0, b = 0; /* the pending piece of cv: [a, b) */
     for (int64_t k = 0; k < w->ss.slots; k++) {
-        const int64_t h = k * sh->stride_h + phase - sh->pad_h, rel = c * sh->height + h;
-        if (h < 0 || h >= sh->height || w->row_start[rel + 1] == w->row_start[rel])
+        const int64_t h = k * sh->stride_h + phase - sh->pad_h;
+        if (h < 0 || h >= sh->height)
             continue;
-        const uint64_t *row = w->rb + rel * w->pitch;
-        const int64_t *pre = w->pre + rel * w->pitch;
+        const uint64_t *row = cs->rb + h * w->pitch;
+        const int64_t *pre = cs->pre + h * w->pitch;
+        if (pre[w->pitch - 1] == pre[0]) /* (an empty row) */
+            continue;
         if (sh->stride_w == 1) {
             const int64_t lo = shift > 0 ? shift : 0;
             const int64_t hi = out_w + shift < sh->width ? out_w + shift : sh->width;
             if (hi <= lo)
                 continue;
-            const int64_t a = rank(row, pre, lo), n = rank(row, pre, hi) - a;
-            const size_t bytes = (size_t)n * es;
-            if (n)
-                put_values(dst, w->cv + a * (int64_t)es, bytes,
-                           dst_end - dst >= (ptrdiff_t)bytes + 64);
-            dst += bytes;
+            const int64_t a1 = rank(row, pre, lo), b1 = rank(row, pre, hi);
+            if (a1 == b)
+                b = b1;
+            else {
+                const size_t bytes = (size_t)(b - a) * es;
+                const char *src = w->cv + a * (int64_t)es;
+                if (bytes)
+                    put_values(dst, src, bytes,
+                               dst_end - dst >= (ptrdiff_t)bytes + 64 &&
+                                   cv_end - src >= (ptrdiff_t)bytes + 64);
+                dst += bytes;
+                a = a1;
+                b = b1;
+            }
         } else {
             for (int64_t q = 0; q < out_w; q++) {
                 const int64_t x = q * sh->stride_w + shift;
@@ -371,6 +499,57 @@ static void stream_values(bitmap_work *w, int64_t i)
                     dst += es;
                 }
             }
+        }
+    }
+    if (b > a)
+        memcpy(dst, w->cv + a * (int64_t)es, (size_t)(b - a) * es);
+}
+
+/* Channel c: its rows, its streams and its output rows' windows, values
+ * and counts. */
+static void channel_pass(const bitmap_work *w, int64_t c, channel_scratch *cs)
+{
+    const loom_conv_shape *sh = w->sh;
+    const size_t es = w->es;
+    const int64_t xr0 = w->x_row0 + c * sh->height;
+    const int64_t start = values_before(w->x, xr0) - w->x_base;
+    const int64_t end = values_before(w->x, xr0 + sh->height) - w->x_base;
+    channel_rows(w, c, cs, start, end);
+    /* Where the rows of each phase start: a stream holds the values of the
+     * rows of its phase at most. */
+    cs->phase_start[0] = 0;
+    for (int64_t ph = 0; ph < sh->stride_h; ph++) {
+        int64_t n = 0; /* rows h = k*stride_h + ph - pad_h */
+        for (int64_t h = (ph - sh->pad_h % sh->stride_h + sh->stride_h) % sh->stride_h;
+             h < sh->height; h += sh->stride_h)
+            n += cs->pre[h * w->pitch + w->pitch - 1] - cs->pre[h * w->pitch];
+        cs->phase_start[ph + 1] = cs->phase_start[ph] + n;
+    }
+    for (int64_t s = 0; s < sh->kernel_w; s++)
+        for (int64_t ph = 0; ph < sh->stride_h; ph++) {
+            const int64_t i = (c * sh->kernel_w + s) * sh->stride_h + ph;
+            const int64_t n = stream_bits(w, i, cs->rb);
+            if (n && !stream_is_channel(w, kernel_shift(sh, s)))
+                stream_values(w, i, cs,
+                              w->vbuf + (s * w->region + start + cs->phase_start[ph]) * (int64_t)es,
+                              n, w->cv + end * (int64_t)es);
+        }
+    for (int64_t r = 0; r < sh->kernel_h; r++) {
+        const int64_t g = r * sh->dilation_h, first = g / sh->stride_h * w->out_w;
+        const int64_t ph = g % sh->stride_h;
+        for (int64_t s = 0; s < sh->kernel_w; s++) {
+            const int64_t i = (c * sh->kernel_w + s) * sh->stride_h + ph;
+            const int64_t row = (c * sh->kernel_h + r) * sh->kernel_w + s;
+            const char *values =
+                stream_is_channel(w, kernel_shift(sh, s))
+                    ? w->cv + start * (int64_t)es
+                    : w->vbuf + (s * w->region + start + cs->phase_start[ph]) * (int64_t)es;
+            kernel_line line = {w->sbits + i * w->ss.words + (first >> 6),
+                                w->spre + i * w->ss.words + (first >> 6), values,
+                                (int)(first & 63)};
+            w->lines[row] = line;
+            w->row_nnz[row] = rank(line.bits, line.pre, line.first + w->ncols) -
+                              rank(line.bits, line.pre, line.first);
         }
     }
 }
@@ -467,21 +646,20 @@ tile_row(const bitmap_work *w, loom_bitmap *b, int64_t ti, const size_t es, char
 }
 
 typedef struct bitmap_scratch {
-    uint64_t *rb, *sbits;
-    int64_t *pre, *row_start, *cur, *spre, *vstart, *row_nnz, *tile_row_start;
+    uint64_t *sbits, *rb;
+    int64_t *spre, *pre, *cur, *phase_start, *row_nnz, *tile_row_start;
     char *cv, *vbuf;
     kernel_line *lines;
 } bitmap_scratch;
 
 static void scratch_free(bitmap_scratch *s)
 {
-    loom__free(s->rb);
     loom__free(s->sbits);
-    loom__free(s->pre);
-    loom__free(s->row_start);
-    loom__free(s->cur);
+    loom__free(s->rb);
     loom__free(s->spre);
-    loom__free(s->vstart);
+    loom__free(s->pre);
+    loom__free(s->cur);
+    loom__free(s->phase_start);
     loom__free(s->row_nnz);
     loom__free(s->tile_row_start);
     loom__free(s->cv);
@@ -498,9 +676,8 @@ loom_status loom__omp_im2col_bitmap(loom_context *ctx, const loom_conv_shape *sh
     const int64_t rows = sh->channels * sh->kernel_h * sh->kernel_w, ncols = out_h * out_w;
     const int64_t x_rows = sh->channels * sh->height, x_row0 = image * x_rows;
     const int64_t pitch = (sh->width + 63) / 64 + 1;
-    /* The input tile rows that hold the image's rows: xt0 .. xt1-1. */
-    const int64_t xt0 = x_row0 / LOOM__TILE, xt1 = (x_row0 + x_rows + LOOM__TILE - 1) / LOOM__TILE;
-    const int64_t x_nnz = x->tile_offsets[xt1 * x->tile_cols] - x->tile_offsets[xt0 * x->tile_cols];
+    const int64_t x_base = values_before(x, x_row0);
+    const int64_t x_nnz = values_before(x, x_row0 + x_rows) - x_base;
     const int threads = ctx && ctx->threads > 0 ? ctx->threads : omp_get_max_threads();
     stream_shape ss;
     ss.slots = (sh->kernel_h - 1) * sh->dilation_h / sh->stride_h + out_h;
@@ -511,157 +688,53 @@ loom_status loom__omp_im2col_bitmap(loom_context *ctx, const loom_conv_shape *sh
     if (st != LOOM_SUCCESS)
         return st;
     const int64_t tile_rows = b->v.tile_rows, tc = b->v.tile_cols, tiles = tile_rows * tc;
+    const size_t row_words = (size_t)(threads * sh->height * pitch);
     bitmap_scratch s = {
-        loom__malloc((size_t)(x_rows * pitch) * sizeof(uint64_t)),
         loom__malloc((size_t)(ss.count * ss.words) * sizeof(uint64_t)),
-        loom__malloc((size_t)(x_rows * pitch) * sizeof(int64_t)),
-        loom__malloc((size_t)(x_rows + 1) * sizeof(int64_t)),
-        loom__malloc((size_t)((xt1 - xt0) * x->tile_cols) * sizeof(int64_t)),
+        loom__malloc(row_words * sizeof(uint64_t)),
         loom__malloc((size_t)(ss.count * ss.words) * sizeof(int64_t)),
-        loom__malloc((size_t)(ss.count + 1) * sizeof(int64_t)),
+        loom__malloc(row_words * sizeof(int64_t)),
+        loom__malloc((size_t)(threads * x->tile_cols) * sizeof(int64_t)),
+        loom__malloc((size_t)(threads * (sh->stride_h + 1)) * sizeof(int64_t)),
         loom__malloc((size_t)rows * sizeof(int64_t)),
         loom__malloc((size_t)(tile_rows + 1) * sizeof(int64_t)),
         loom__malloc((size_t)x_nnz * es + 256),
-        NULL, /* vbuf, once its size is known */
+        loom__malloc((size_t)(sh->kernel_w * x_nnz) * es + 256),
         loom__malloc((size_t)rows * sizeof(kernel_line)),
     };
-    if (!s.rb || !s.sbits || !s.pre || !s.row_start || !s.cur || !s.spre || !s.vstart ||
-        !s.row_nnz || !s.tile_row_start || !s.cv || !s.lines) {
+    if (!s.sbits || !s.rb || !s.spre || !s.pre || !s.cur || !s.phase_start || !s.row_nnz ||
+        !s.tile_row_start || !s.cv || !s.vbuf || !s.lines) {
         scratch_free(&s);
         loom_bitmap_destroy(&b);
         return loom__error(LOOM_ERR_OUT_OF_MEMORY, "im2col (bitmap): out of memory");
     }
+    /* The bytes to spare that block copies read past the last values. */
     memset(s.cv + x_nnz * (int64_t)es, 0, 256);
-    bitmap_work w = {sh,      out_h,  out_w,    ncols, rows,    tc,      ss,
-                     es,      pitch,  s.rb,     s.pre, s.row_start, s.cv, s.sbits,
-                     s.spre,  s.vstart, NULL,   s.lines, s.row_nnz, s.tile_row_start};
+    memset(s.vbuf + sh->kernel_w * x_nnz * (int64_t)es, 0, 256);
+    bitmap_work w = {sh,     x,       out_h,   out_w,   ncols,  rows,    tc,
+                     ss,     es,      x_row0,  x_base,  pitch,  x_nnz,   s.cv,
+                     s.vbuf, s.sbits, s.spre,  s.lines, s.row_nnz, s.tile_row_start};
     void *values = NULL;
     bool ok = true;
 #pragma omp parallel num_threads(threads)
     {
-        /* The image's rows: bits and counts. */
+        const int t = omp_get_thread_num();
+        channel_scratch cs = {s.rb + t * sh->height * pitch, s.pre + t * sh->height * pitch,
+                              s.cur + t * x->tile_cols, s.phase_start + t * (sh->stride_h + 1)};
 #pragma omp for schedule(static)
-        for (int64_t rel = 0; rel < x_rows; rel++) {
-            const int64_t xr = x_row0 + rel;
-            uint64_t *word = s.rb + rel * pitch;
-            int64_t *pre = s.pre + rel * pitch, n = 0;
-            for (int64_t i = 0; i < pitch - 1; i++) {
-                uint64_t v = x_mask(x, xr, 2 * i);
-                if (2 * i + 1 < x->tile_cols)
-                    v |= (uint64_t)x_mask(x, xr, 2 * i + 1) << 32;
-                word[i] = v;
-                pre[i] = n; /* from the row's start until its start is known */
-                n += __builtin_popcountll(v);
-            }
-            word[pitch - 1] = 0;
-            pre[pitch - 1] = n;
-            s.row_start[rel + 1] = n;
-        }
-#pragma omp single
-        {
-            s.row_start[0] = 0;
-            for (int64_t rel = 0; rel < x_rows; rel++)
-                s.row_start[rel + 1] += s.row_start[rel];
-        }
-        /* Their values into cv, row after row, an input tile row at a time
-         * (in order, so in 64-byte blocks); cur[tw] is the next value of
-         * input tile tw. */
-#pragma omp for schedule(static) nowait
-        for (int64_t xt = xt0; xt < xt1; xt++) {
-            const int64_t l0 = x_row0 - xt * LOOM__TILE > 0 ? x_row0 - xt * LOOM__TILE : 0;
-            const int64_t l1 = x_row0 + x_rows - xt * LOOM__TILE < LOOM__TILE
-                                   ? x_row0 + x_rows - xt * LOOM__TILE
-                                   : LOOM__TILE;
-            const int64_t rel0 = xt * LOOM__TILE + l0 - x_row0;
-            int64_t *cur = s.cur + (xt - xt0) * x->tile_cols;
-            for (int64_t tw = 0; tw < x->tile_cols; tw++) {
-                const int64_t t = xt * x->tile_cols + tw;
-                cur[tw] = x->tile_offsets[t];
-                for (int64_t l = 0; l < l0; l++) /* rows before the image */
-                    cur[tw] += __builtin_popcount(x->masks[t * LOOM__TILE + l]);
-            }
-            char *dst = s.cv + s.row_start[rel0] * (int64_t)es;
-            const char *dst_end = s.cv + s.row_start[rel0 + (l1 - l0)] * (int64_t)es;
-            const char *src_end = (const char *)x->values + x->nnz * (int64_t)es;
-            for (int64_t l = l0; l < l1; l++) {
-                const int64_t rel = rel0 + (l - l0);
-                for (int64_t i = 0; i < pitch; i++)
-                    s.pre[rel * pitch + i] += s.row_start[rel];
-                for (int64_t tw = 0; tw < x->tile_cols; tw++) {
-                    const int n = __builtin_popcount(x->masks[(xt * x->tile_cols + tw) * LOOM__TILE + l]);
-                    if (!n)
-                        continue;
-                    const char *src = (const char *)x->values + cur[tw] * (int64_t)es;
-                    const size_t bytes = (size_t)n * es;
-                    put_values(dst, src, bytes,
-                               dst_end - dst >= (ptrdiff_t)bytes + 64 &&
-                                   src_end - src >= (ptrdiff_t)bytes + 64);
-                    dst += bytes;
-                    cur[tw] += n;
-                }
-            }
-        }
-        /* Where each output row's window lies in its stream. */
-#pragma omp for schedule(static) nowait
         for (int64_t c = 0; c < sh->channels; c++)
-            for (int64_t r = 0; r < sh->kernel_h; r++) {
-                const int64_t g = r * sh->dilation_h, first = g / sh->stride_h * out_w;
-                for (int64_t ks = 0; ks < sh->kernel_w; ks++) {
-                    const int64_t i = (c * sh->kernel_w + ks) * sh->stride_h + g % sh->stride_h;
-                    s.lines[(c * sh->kernel_h + r) * sh->kernel_w + ks] =
-                        (kernel_line){s.sbits + i * ss.words + (first >> 6),
-                                      s.spre + i * ss.words + (first >> 6), NULL,
-                                      (int)(first & 63)};
-                }
-            }
-        /* The streams' bits and counts. */
-#pragma omp for schedule(static)
-        for (int64_t i = 0; i < ss.count; i++) {
-            const int64_t n = stream_bits(&w, i);
-            const int64_t ks = i / sh->stride_h % sh->kernel_w;
-            s.vstart[i + 1] = stream_is_channel(&w, kernel_shift(sh, ks)) ? 0 : n;
-        }
+            channel_pass(&w, c, &cs);
 #pragma omp single
         {
-            s.vstart[0] = 0;
-            for (int64_t i = 0; i < ss.count; i++)
-                s.vstart[i + 1] += s.vstart[i];
-            s.vbuf = loom__malloc((size_t)s.vstart[ss.count] * es + 256);
-            if (s.vbuf)
-                memset(s.vbuf + s.vstart[ss.count] * (int64_t)es, 0, 256);
-            w.vbuf = s.vbuf;
-            ok = s.vbuf != NULL;
-        }
-        if (ok) {
-            /* The values of the streams that are not a channel's rows. */
-#pragma omp for schedule(static) nowait
-            for (int64_t i = 0; i < ss.count; i++)
-                if (s.vstart[i + 1] != s.vstart[i])
-                    stream_values(&w, i);
-            /* Each output row's values, and its count. */
-#pragma omp for schedule(static)
-            for (int64_t row = 0; row < rows; row++) {
-                kernel_line *line = s.lines + row;
-                const int64_t i = (line->bits - s.sbits) / ss.words;
-                const int64_t ks = row % sh->kernel_w, c = row / (sh->kernel_h * sh->kernel_w);
-                line->values = stream_is_channel(&w, kernel_shift(sh, ks))
-                                   ? s.cv + s.row_start[c * sh->height] * (int64_t)es
-                                   : s.vbuf + s.vstart[i] * (int64_t)es;
-                s.row_nnz[row] = rank(line->bits, line->pre, line->first + ncols) -
-                                 rank(line->bits, line->pre, line->first);
+            s.tile_row_start[0] = 0;
+            for (int64_t ti = 0; ti < tile_rows; ti++) {
+                int64_t n = s.tile_row_start[ti];
+                for (int64_t row = ti * LOOM__TILE; row < rows && row < (ti + 1) * LOOM__TILE; row++)
+                    n += s.row_nnz[row];
+                s.tile_row_start[ti + 1] = n;
             }
-#pragma omp single
-            {
-                s.tile_row_start[0] = 0;
-                for (int64_t ti = 0; ti < tile_rows; ti++) {
-                    int64_t n = s.tile_row_start[ti];
-                    for (int64_t row = ti * LOOM__TILE; row < rows && row < (ti + 1) * LOOM__TILE; row++)
-                        n += s.row_nnz[row];
-                    s.tile_row_start[ti + 1] = n;
-                }
-                values = loom__malloc((size_t)(s.tile_row_start[tile_rows] ? s.tile_row_start[tile_rows] : 1) * es);
-                ok = values != NULL;
-            }
+            values = loom__malloc((size_t)(s.tile_row_start[tile_rows] ? s.tile_row_start[tile_rows] : 1) * es);
+            ok = values != NULL;
         }
         /* The output, a tile row at a time. */
         if (ok) {
