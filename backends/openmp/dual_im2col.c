@@ -232,6 +232,8 @@ typedef struct bitmap_work {
     char *cv;          /* the image's values, row by row (+ 256 bytes to spare) */
     char *vbuf;        /* streams' values: stream (c, s, phase) in region s, from
                         * its channel's place in cv (+ 256 bytes to spare) */
+    const uint64_t *valid; /* kernel column s's valid bits from valid[s * ss.words], where
+                            * streams are shifts of a base stream; else NULL */
     uint64_t *sbits;   /* words of stream i from sbits[i * ss.words] */
     int64_t *spre;     /* stream values before each word */
     kernel_line *lines;
@@ -246,6 +248,8 @@ typedef struct channel_scratch {
     int64_t *cur;         /* the next value of each input tile (X's tile_cols) */
     int64_t *phase_start; /* where the rows of each phase start, from the channel's
                            * start in cv (stride_h + 1) */
+    uint64_t *base;       /* the base stream, a zero word before and after (with valid) */
+    int64_t *base_pre;    /* (its prefix counts, unused) */
 } channel_scratch;
 
 static inline uint32_t x_mask(const loom_bitmap_view *x, int64_t xt, int64_t tw, int64_t l)
@@ -401,19 +405,16 @@ static int64_t finish_stream(const bitmap_work *w, bit_writer *bw)
     return bw->n;
 }
 
-/* Builds the bits of stream i and its prefix counts from its channel's
- * rows; returns its count. */
-static int64_t stream_bits(const bitmap_work *w, int64_t i, const uint64_t *rows)
+/* Builds a stream's bits and prefix counts from its channel's rows: slot
+ * k is row h = k*stride_h + phase - pad_h, its bit q input column
+ * q*stride_w + shift, for q in [q_lo, q_hi) with stride_w 1 (all q
+ * otherwise); returns its count. */
+static int64_t build_stream(const bitmap_work *w, uint64_t *bits, int64_t *pre, const uint64_t *rows,
+                            int64_t phase, int64_t shift, int64_t q_lo, int64_t q_hi)
 {
     const loom_conv_shape *sh = w->sh;
-    const int64_t phase = i % sh->stride_h, s = i / sh->stride_h % sh->kernel_w;
-    const int64_t shift = kernel_shift(sh, s), out_w = w->out_w;
-    bit_writer bw = {w->sbits + i * w->ss.words, w->spre + i * w->ss.words, 0, 0, 0, 0};
-    int64_t q_lo = 0, q_hi = out_w; /* for stride_w 1: the q inside the input */
-    if (sh->stride_w == 1) {
-        q_lo = shift < 0 ? -shift : 0;
-        q_hi = sh->width - shift < out_w ? sh->width - shift : out_w;
-    }
+    const int64_t out_w = w->out_w;
+    bit_writer bw = {bits, pre, 0, 0, 0, 0};
     if (sh->stride_w == 1 && out_w <= 64) {
         /* A slot is one piece: a window of its row, clipped, in place. */
         const uint64_t keep = q_lo < q_hi ? low_bits(q_hi - q_lo) : 0;
@@ -449,6 +450,63 @@ static int64_t stream_bits(const bitmap_work *w, int64_t i, const uint64_t *rows
         }
     }
     return finish_stream(w, &bw);
+}
+
+/* For stride_w 1: the q of a slot inside the input, [q_lo, q_hi), for a
+ * kernel column's shift. */
+static void slot_range(const bitmap_work *w, int64_t shift, int64_t *q_lo, int64_t *q_hi)
+{
+    *q_lo = shift < 0 ? -shift : 0;
+    *q_hi = w->sh->width - shift < w->out_w ? w->sh->width - shift : w->out_w;
+}
+
+/* The valid bits of the streams of a kernel column (see shifted_stream):
+ * in every slot, the q inside the input. */
+static void valid_bits(const bitmap_work *w, int64_t shift, uint64_t *bits, int64_t *pre)
+{
+    int64_t q_lo, q_hi;
+    slot_range(w, shift, &q_lo, &q_hi);
+    bit_writer bw = {bits, pre, 0, 0, 0, 0};
+    for (int64_t k = 0; k < w->ss.slots; k++)
+        for (int64_t q = 0; q < w->out_w; q += 64) {
+            const int piece = w->out_w - q < 64 ? (int)(w->out_w - q) : 64;
+            const int64_t lo = q > q_lo ? q : q_lo, hi = q + piece < q_hi ? q + piece : q_hi;
+            put_bits(&bw, lo < hi ? low_bits(hi - lo) << (lo - q) : 0, piece);
+        }
+    finish_stream(w, &bw);
+}
+
+/* Builds the bits of stream i and its prefix counts; returns its count. */
+static int64_t stream_bits(const bitmap_work *w, int64_t i, const uint64_t *rows)
+{
+    const loom_conv_shape *sh = w->sh;
+    const int64_t phase = i % sh->stride_h, shift = kernel_shift(sh, i / sh->stride_h % sh->kernel_w);
+    int64_t q_lo = 0, q_hi = w->out_w;
+    if (sh->stride_w == 1)
+        slot_range(w, shift, &q_lo, &q_hi);
+    return build_stream(w, w->sbits + i * w->ss.words, w->spre + i * w->ss.words, rows, phase, shift,
+                        q_lo, q_hi);
+}
+
+/* Where the rows fit whole in a slot (stride_w 1, width <= out_w: padding
+ * at least the kernel's reach), every stream of a channel and phase is a
+ * shift of one base stream whose bit q is input column q: stream (c, s,
+ * phase) bit t is base bit t + shift, kept where the slot's q is inside
+ * the input (valid, the same for every channel).  A shift and an AND per
+ * word, in place of a slot at a time.  base has a zero word before and
+ * after its words; returns the count. */
+static int64_t shifted_stream(const bitmap_work *w, int64_t i, const uint64_t *base,
+                              const uint64_t *valid, int64_t shift)
+{
+    uint64_t *bits = w->sbits + i * w->ss.words;
+    int64_t *pre = w->spre + i * w->ss.words, n = 0;
+    for (int64_t j = 0; j < w->ss.words; j++) {
+        const uint64_t v = window64(base, 64 * (j + 1) + shift) & valid[j];
+        bits[j] = v;
+        pre[j] = n;
+        n += __builtin_popcountll(v);
+    }
+    return n;
 }
 
 /* Copies the n values of stream i (not one of a channel's) from cv, whose
@@ -525,15 +583,23 @@ static void channel_pass(const bitmap_work *w, int64_t c, channel_scratch *cs)
             n += cs->pre[h * w->pitch + w->pitch - 1] - cs->pre[h * w->pitch];
         cs->phase_start[ph + 1] = cs->phase_start[ph] + n;
     }
-    for (int64_t s = 0; s < sh->kernel_w; s++)
-        for (int64_t ph = 0; ph < sh->stride_h; ph++) {
+    for (int64_t ph = 0; ph < sh->stride_h; ph++) {
+        if (w->valid) {
+            cs->base[0] = 0;
+            cs->base[w->ss.words + 1] = 0;
+            build_stream(w, cs->base + 1, cs->base_pre, cs->rb, ph, 0, 0, sh->width);
+        }
+        for (int64_t s = 0; s < sh->kernel_w; s++) {
             const int64_t i = (c * sh->kernel_w + s) * sh->stride_h + ph;
-            const int64_t n = stream_bits(w, i, cs->rb);
+            const int64_t n = w->valid ? shifted_stream(w, i, cs->base, w->valid + s * w->ss.words,
+                                                        kernel_shift(sh, s))
+                                       : stream_bits(w, i, cs->rb);
             if (n && !stream_is_channel(w, kernel_shift(sh, s)))
                 stream_values(w, i, cs,
                               w->vbuf + (s * w->region + start + cs->phase_start[ph]) * (int64_t)es,
                               n, w->cv + end * (int64_t)es);
         }
+    }
     for (int64_t r = 0; r < sh->kernel_h; r++) {
         const int64_t g = r * sh->dilation_h, first = g / sh->stride_h * w->out_w;
         const int64_t ph = g % sh->stride_h;
@@ -646,8 +712,8 @@ tile_row(const bitmap_work *w, loom_bitmap *b, int64_t ti, const size_t es, char
 }
 
 typedef struct bitmap_scratch {
-    uint64_t *sbits, *rb;
-    int64_t *spre, *pre, *cur, *phase_start, *row_nnz, *tile_row_start;
+    uint64_t *sbits, *rb, *base, *valid;
+    int64_t *spre, *pre, *cur, *phase_start, *row_nnz, *tile_row_start, *base_pre;
     char *cv, *vbuf;
     kernel_line *lines;
 } bitmap_scratch;
@@ -656,6 +722,9 @@ static void scratch_free(bitmap_scratch *s)
 {
     loom__free(s->sbits);
     loom__free(s->rb);
+    loom__free(s->base);
+    loom__free(s->valid);
+    loom__free(s->base_pre);
     loom__free(s->spre);
     loom__free(s->pre);
     loom__free(s->cur);
@@ -689,20 +758,28 @@ loom_status loom__omp_im2col_bitmap(loom_context *ctx, const loom_conv_shape *sh
         return st;
     const int64_t tile_rows = b->v.tile_rows, tc = b->v.tile_cols, tiles = tile_rows * tc;
     const size_t row_words = (size_t)(threads * sh->height * pitch);
+    /* Streams as shifts of a base stream (see shifted_stream)? */
+    const bool shifted = sh->stride_w == 1 && sh->width <= out_w &&
+                         kernel_shift(sh, 0) >= -63 && kernel_shift(sh, sh->kernel_w - 1) <= 63;
+    const size_t base_words = shifted ? (size_t)(threads * (ss.words + 2)) : 1;
+    const size_t valid_words = shifted ? (size_t)(sh->kernel_w * ss.words) : 1;
     bitmap_scratch s = {
         loom__malloc((size_t)(ss.count * ss.words) * sizeof(uint64_t)),
         loom__malloc(row_words * sizeof(uint64_t)),
+        loom__malloc(base_words * sizeof(uint64_t)),
+        loom__malloc(valid_words * sizeof(uint64_t)),
         loom__malloc((size_t)(ss.count * ss.words) * sizeof(int64_t)),
         loom__malloc(row_words * sizeof(int64_t)),
         loom__malloc((size_t)(threads * x->tile_cols) * sizeof(int64_t)),
         loom__malloc((size_t)(threads * (sh->stride_h + 1)) * sizeof(int64_t)),
         loom__malloc((size_t)rows * sizeof(int64_t)),
         loom__malloc((size_t)(tile_rows + 1) * sizeof(int64_t)),
+        loom__malloc((base_words > valid_words ? base_words : valid_words) * sizeof(int64_t)),
         loom__malloc((size_t)x_nnz * es + 256),
         loom__malloc((size_t)(sh->kernel_w * x_nnz) * es + 256),
         loom__malloc((size_t)rows * sizeof(kernel_line)),
     };
-    if (!s.sbits || !s.rb || !s.spre || !s.pre || !s.cur || !s.phase_start || !s.row_nnz ||
+    if (!s.sbits || !s.rb || !s.base || !s.valid || !s.base_pre || !s.spre || !s.pre || !s.cur || !s.phase_start || !s.row_nnz ||
         !s.tile_row_start || !s.cv || !s.vbuf || !s.lines) {
         scratch_free(&s);
         loom_bitmap_destroy(&b);
@@ -713,14 +790,20 @@ loom_status loom__omp_im2col_bitmap(loom_context *ctx, const loom_conv_shape *sh
     memset(s.vbuf + sh->kernel_w * x_nnz * (int64_t)es, 0, 256);
     bitmap_work w = {sh,     x,       out_h,   out_w,   ncols,  rows,    tc,
                      ss,     es,      x_row0,  x_base,  pitch,  x_nnz,   s.cv,
-                     s.vbuf, s.sbits, s.spre,  s.lines, s.row_nnz, s.tile_row_start};
+                     s.vbuf, shifted ? s.valid : NULL, s.sbits, s.spre,  s.lines, s.row_nnz,
+                     s.tile_row_start};
+    if (shifted)
+        for (int64_t ks = 0; ks < sh->kernel_w; ks++)
+            valid_bits(&w, kernel_shift(sh, ks), s.valid + ks * ss.words, s.base_pre);
     void *values = NULL;
     bool ok = true;
 #pragma omp parallel num_threads(threads)
     {
         const int t = omp_get_thread_num();
         channel_scratch cs = {s.rb + t * sh->height * pitch, s.pre + t * sh->height * pitch,
-                              s.cur + t * x->tile_cols, s.phase_start + t * (sh->stride_h + 1)};
+                              s.cur + t * x->tile_cols, s.phase_start + t * (sh->stride_h + 1),
+                              s.base + (shifted ? t * (ss.words + 2) : 0),
+                              s.base_pre + (shifted ? t * (ss.words + 2) : 0)};
 #pragma omp for schedule(static)
         for (int64_t c = 0; c < sh->channels; c++)
             channel_pass(&w, c, &cs);
