@@ -249,7 +249,7 @@ typedef struct channel_scratch {
     int64_t *phase_start; /* where the rows of each phase start, from the channel's
                            * start in cv (stride_h + 1) */
     uint64_t *base;       /* the base stream, a zero word before and after (with valid) */
-    int64_t *base_pre;    /* (its prefix counts, unused) */
+    int64_t *base_pre;    /* its prefix counts */
 } channel_scratch;
 
 static inline uint32_t x_mask(const loom_bitmap_view *x, int64_t xt, int64_t tw, int64_t l)
@@ -488,24 +488,57 @@ static int64_t stream_bits(const bitmap_work *w, int64_t i, const uint64_t *rows
                         q_lo, q_hi);
 }
 
-/* Where the rows fit whole in a slot (stride_w 1, width <= out_w: padding
- * at least the kernel's reach), every stream of a channel and phase is a
- * shift of one base stream whose bit q is input column q: stream (c, s,
- * phase) bit t is base bit t + shift, kept where the slot's q is inside
- * the input (valid, the same for every channel).  A shift and an AND per
- * word, in place of a slot at a time.  base has a zero word before and
- * after its words; returns the count. */
-static int64_t shifted_stream(const bitmap_work *w, int64_t i, const uint64_t *base,
-                              const uint64_t *valid, int64_t shift)
+/* Where the rows fit whole in a slot (stride 1, width <= out_w: padding
+ * at least the kernel's reach, as in every 'same' convolution), every
+ * stream of a channel is a shift of one base stream whose bit q is input
+ * column q: stream (c, s) bit t is base bit t + shift, kept where the
+ * slot's q is inside the input (valid, the same for every channel).  A
+ * shift and an AND per word, in place of a slot at a time.  The base
+ * stream's values are the channel's, in order, so the stream's values
+ * (to dst, unless NULL: a channel's stream) are runs of cv, broken where
+ * valid clears a bit that holds a value.  Block copies stay below dst_end
+ * and read below cv_end.  cs->base has a zero word before and after its
+ * words; returns the count. */
+static int64_t shifted_stream(const bitmap_work *w, int64_t i, const channel_scratch *cs,
+                              const uint64_t *valid, int64_t shift, char *dst,
+                              const char *dst_end, const char *cv, const char *cv_end)
 {
+    const uint64_t *base = cs->base;
     uint64_t *bits = w->sbits + i * w->ss.words;
     int64_t *pre = w->spre + i * w->ss.words, n = 0;
+    if (!dst) {
+        for (int64_t j = 0; j < w->ss.words; j++) {
+            const uint64_t v = window64(base, 64 * (j + 1) + shift) & valid[j];
+            bits[j] = v;
+            pre[j] = n;
+            n += __builtin_popcountll(v);
+        }
+        return n;
+    }
+    const size_t es = w->es;
+    /* The position in cv of the values under word j's bits (pos), and of the
+     * run not yet copied (run). */
+    int64_t pos = shift < 0 ? 0 : rank(base + 1, cs->base_pre, shift), run = pos;
     for (int64_t j = 0; j < w->ss.words; j++) {
-        const uint64_t v = window64(base, 64 * (j + 1) + shift) & valid[j];
+        const uint64_t x = window64(base, 64 * (j + 1) + shift), v = x & valid[j];
         bits[j] = v;
         pre[j] = n;
         n += __builtin_popcountll(v);
+        for (uint64_t h = x & ~valid[j]; h; h &= h - 1) { /* a value left out */
+            const int64_t e = pos + __builtin_popcountll(x & ((h & (0ull - h)) - 1ull));
+            const size_t bytes = (size_t)(e - run) * es;
+            const char *src = cv + run * (int64_t)es;
+            if (bytes)
+                put_values(dst, src, bytes,
+                           dst_end - dst >= (ptrdiff_t)bytes + 64 &&
+                               cv_end - src >= (ptrdiff_t)bytes + 64);
+            dst += bytes;
+            run = e + 1;
+        }
+        pos += __builtin_popcountll(x);
     }
+    if (pos > run)
+        memcpy(dst, cv + run * (int64_t)es, (size_t)(pos - run) * es);
     return n;
 }
 
@@ -590,14 +623,19 @@ static void channel_pass(const bitmap_work *w, int64_t c, channel_scratch *cs)
             build_stream(w, cs->base + 1, cs->base_pre, cs->rb, ph, 0, 0, sh->width);
         }
         for (int64_t s = 0; s < sh->kernel_w; s++) {
-            const int64_t i = (c * sh->kernel_w + s) * sh->stride_h + ph;
-            const int64_t n = w->valid ? shifted_stream(w, i, cs->base, w->valid + s * w->ss.words,
-                                                        kernel_shift(sh, s))
-                                       : stream_bits(w, i, cs->rb);
-            if (n && !stream_is_channel(w, kernel_shift(sh, s)))
-                stream_values(w, i, cs,
-                              w->vbuf + (s * w->region + start + cs->phase_start[ph]) * (int64_t)es,
-                              n, w->cv + end * (int64_t)es);
+            const int64_t i = (c * sh->kernel_w + s) * sh->stride_h + ph, shift = kernel_shift(sh, s);
+            char *dst = stream_is_channel(w, shift)
+                            ? NULL
+                            : w->vbuf + (s * w->region + start + cs->phase_start[ph]) * (int64_t)es;
+            if (w->valid) /* (stride_h 1: phase 0, and the region's end is the channel's) */
+                shifted_stream(w, i, cs, w->valid + s * w->ss.words, shift, dst,
+                               w->vbuf + (s * w->region + end) * (int64_t)es,
+                               w->cv + start * (int64_t)es, w->cv + end * (int64_t)es);
+            else {
+                const int64_t n = stream_bits(w, i, cs->rb);
+                if (n && dst)
+                    stream_values(w, i, cs, dst, n, w->cv + end * (int64_t)es);
+            }
         }
     }
     for (int64_t r = 0; r < sh->kernel_h; r++) {
@@ -759,7 +797,7 @@ loom_status loom__omp_im2col_bitmap(loom_context *ctx, const loom_conv_shape *sh
     const int64_t tile_rows = b->v.tile_rows, tc = b->v.tile_cols, tiles = tile_rows * tc;
     const size_t row_words = (size_t)(threads * sh->height * pitch);
     /* Streams as shifts of a base stream (see shifted_stream)? */
-    const bool shifted = sh->stride_w == 1 && sh->width <= out_w &&
+    const bool shifted = sh->stride_w == 1 && sh->stride_h == 1 && sh->width <= out_w &&
                          kernel_shift(sh, 0) >= -63 && kernel_shift(sh, sh->kernel_w - 1) <= 63;
     const size_t base_words = shifted ? (size_t)(threads * (ss.words + 2)) : 1;
     const size_t valid_words = shifted ? (size_t)(sh->kernel_w * ss.words) : 1;
