@@ -182,41 +182,58 @@ loom_status loom__omp_im2col_csr(loom_context *ctx, const loom_conv_shape *sh, i
  *
  *   - each 32-bit mask word of the output is one funnel shift of the
  *     stream, and its values are ONE contiguous run of the stream's
- *     values, found by one popcount (no walk over output rows p);
- *   - the number of values of an output row is a difference of two
- *     prefix popcounts, so every tile row's place in the values is known
- *     before any mask is made: masks, tile offsets and values are
- *     written in one pass, in storage order;
+ *     values, which starts where the run of the mask before ended;
+ *   - the number of values of an output row is known before any mask is
+ *     made, so is every tile row's place in the values: masks, tile
+ *     offsets and values are written in one pass, in storage order;
  *   - in storage order, a run is copied in fixed 64-byte blocks (no loop
  *     on its length): the bytes past it are garbage that the next runs
  *     overwrite; only near the end of a range is a run copied exactly.
  *
+ * Where a row fits whole in a slot (stride 1, width <= out_w: padding at
+ * least the kernel's reach, as in every 'same' convolution), the streams
+ * of a channel are one stream shifted: kernel column s's is bit t + shift
+ * of a base stream whose slot bit q is input column q, kept where the
+ * slot's q is inside the input (valid: one pattern per kernel column, for
+ * every channel).  Then only the base stream is built, and a window of
+ * stream (c, s) is read from it, AND valid.  The base stream's values
+ * are the channel's rows, in order, so stream (c, s)'s values are runs of
+ * them, broken only at the values of the columns s clips (at the rows'
+ * ends).  Other shapes build a stream per (c, s, phase); there valid
+ * keeps every bit.
+ *
  * Two parallel passes.  By channel: its input rows (bits as 64-bit words,
- * values compacted row by row into cv), its streams (bits, prefix counts,
- * and their values where they are not simply the channel's rows of cv: a
- * kernel column that clips input columns, or a stride) and its output
- * rows' windows and counts, all while the channel's data is in the cache.
- * Every place is known without a pass over the other channels: a
- * channel's values start in cv where X's row-major count of the rows
- * before it says (X's tile offsets and a few popcounts), and its streams'
- * values start at the same place in their kernel column's region of vbuf
- * (a stream holds at most the channel's values).  Then by tile rows: the
- * output.  It must give exactly loom__ref_im2col_bitmap's matrix (masks,
- * offsets, tile bits, values).
+ * values compacted row by row into cv), its streams, their values where
+ * they are not simply the channel's rows of cv (a kernel column that
+ * clips input columns, or a stride), and its output rows' windows and
+ * counts, all while the channel's data is in the cache.  Every place is
+ * known without a pass over the other channels: a channel's values start
+ * in cv where X's row-major count of the rows before it says (X's tile
+ * offsets and a few popcounts), and its streams' values at the same place
+ * in their kernel column's region of vbuf (a stream holds at most the
+ * channel's values).  Then by tile rows: the output.  It must give
+ * exactly loom__ref_im2col_bitmap's matrix (masks, offsets, tile bits,
+ * values).
  */
 
-/* The streams' geometry: stream (c, s, phase) = (c*S + s)*stride_h + phase. */
+/* The streams' geometry: stream (c, s, phase) = (c*S + s)*stride_h + phase,
+ * or stream c, the base stream of channel c. */
 typedef struct stream_shape {
     int64_t slots, words; /* slots of out_w bits; 64-bit words, two to spare */
     int64_t count;        /* streams */
 } stream_shape;
 
+/* Stream k's words start at sbits[k * STREAM_PITCH(ss) + 1], after a zero
+ * word (a window of a shifted stream starts up to 63 bits before the base
+ * stream) and before another; the same for its prefix counts. */
+#define STREAM_PITCH(ss) ((ss).words + 2)
+
 /* One output row (c, r, s) as the output pass reads it. */
 typedef struct kernel_line {
-    const uint64_t *bits; /* its stream's words, from the window's first word */
-    const int64_t *pre;   /* number of stream values before each of those words */
-    const char *values;   /* the stream's values */
-    int first;            /* the window's first bit in bits[0] */
+    const uint64_t *bits;  /* its stream's words, from the window's first word */
+    const uint64_t *valid; /* which window bits are the output's, a word per 64 */
+    const char *values;    /* the window's first value */
+    int first;             /* the window's first bit in bits[0] */
 } kernel_line;
 
 typedef struct bitmap_work {
@@ -225,6 +242,7 @@ typedef struct bitmap_work {
     int64_t out_h, out_w, ncols, rows, tile_cols;
     stream_shape ss;
     size_t es;
+    bool base;         /* streams are windows of a base stream per channel */
     int64_t x_row0;    /* the image's first row of X */
     int64_t x_base;    /* X's values in the rows before it, in row order */
     int64_t pitch;     /* words per input row: (width + 63)/64 + 1, the last 0 */
@@ -232,9 +250,9 @@ typedef struct bitmap_work {
     char *cv;          /* the image's values, row by row (+ 256 bytes to spare) */
     char *vbuf;        /* streams' values: stream (c, s, phase) in region s, from
                         * its channel's place in cv (+ 256 bytes to spare) */
-    const uint64_t *valid; /* kernel column s's valid bits from valid[s * ss.words], where
-                            * streams are shifts of a base stream; else NULL */
-    uint64_t *sbits;   /* words of stream i from sbits[i * ss.words] */
+    const uint64_t *valid; /* with base, kernel column s's valid bits from
+                            * valid[s * ss.words]; else ss.words ones */
+    uint64_t *sbits;   /* the streams' words (STREAM_PITCH) */
     int64_t *spre;     /* stream values before each word */
     kernel_line *lines;
     int64_t *row_nnz;
@@ -248,8 +266,8 @@ typedef struct channel_scratch {
     int64_t *cur;         /* the next value of each input tile (X's tile_cols) */
     int64_t *phase_start; /* where the rows of each phase start, from the channel's
                            * start in cv (stride_h + 1) */
-    uint64_t *base;       /* the base stream, a zero word before and after (with valid) */
-    int64_t *base_pre;    /* its prefix counts */
+    int64_t *count;       /* with base: kernel column s's values in the rows before
+                           * row h, count[s * (height + 1) + h] */
 } channel_scratch;
 
 static inline uint32_t x_mask(const loom_bitmap_view *x, int64_t xt, int64_t tw, int64_t l)
@@ -460,8 +478,8 @@ static void slot_range(const bitmap_work *w, int64_t shift, int64_t *q_lo, int64
     *q_hi = w->sh->width - shift < w->out_w ? w->sh->width - shift : w->out_w;
 }
 
-/* The valid bits of the streams of a kernel column (see shifted_stream):
- * in every slot, the q inside the input. */
+/* The valid bits of a kernel column (see the top of this section): in
+ * every slot, the q inside the input. */
 static void valid_bits(const bitmap_work *w, int64_t shift, uint64_t *bits, int64_t *pre)
 {
     int64_t q_lo, q_hi;
@@ -476,70 +494,88 @@ static void valid_bits(const bitmap_work *w, int64_t shift, uint64_t *bits, int6
     finish_stream(w, &bw);
 }
 
-/* Builds the bits of stream i and its prefix counts; returns its count. */
-static int64_t stream_bits(const bitmap_work *w, int64_t i, const uint64_t *rows)
+/* Builds stream k from its channel's rows, for a phase, a kernel column's
+ * shift and [q_lo, q_hi), with its zero words around; returns its count. */
+static int64_t stream_at(const bitmap_work *w, int64_t k, const uint64_t *rows, int64_t phase,
+                         int64_t shift, int64_t q_lo, int64_t q_hi)
 {
-    const loom_conv_shape *sh = w->sh;
-    const int64_t phase = i % sh->stride_h, shift = kernel_shift(sh, i / sh->stride_h % sh->kernel_w);
-    int64_t q_lo = 0, q_hi = w->out_w;
-    if (sh->stride_w == 1)
-        slot_range(w, shift, &q_lo, &q_hi);
-    return build_stream(w, w->sbits + i * w->ss.words, w->spre + i * w->ss.words, rows, phase, shift,
-                        q_lo, q_hi);
+    uint64_t *bits = w->sbits + k * STREAM_PITCH(w->ss);
+    int64_t *pre = w->spre + k * STREAM_PITCH(w->ss);
+    const int64_t n = build_stream(w, bits + 1, pre + 1, rows, phase, shift, q_lo, q_hi);
+    bits[0] = 0;
+    pre[0] = 0;
+    bits[w->ss.words + 1] = 0;
+    pre[w->ss.words + 1] = n;
+    return n;
 }
 
-/* Where the rows fit whole in a slot (stride 1, width <= out_w: padding
- * at least the kernel's reach, as in every 'same' convolution), every
- * stream of a channel is a shift of one base stream whose bit q is input
- * column q: stream (c, s) bit t is base bit t + shift, kept where the
- * slot's q is inside the input (valid, the same for every channel).  A
- * shift and an AND per word, in place of a slot at a time.  The base
- * stream's values are the channel's, in order, so the stream's values
- * (to dst, unless NULL: a channel's stream) are runs of cv, broken where
- * valid clears a bit that holds a value.  Block copies stay below dst_end
- * and read below cv_end.  cs->base has a zero word before and after its
- * words; returns the count. */
-static int64_t shifted_stream(const bitmap_work *w, int64_t i, const channel_scratch *cs,
-                              const uint64_t *valid, int64_t shift, char *dst,
-                              const char *dst_end, const char *cv, const char *cv_end)
+/* The bits of word i of a row whose input columns lie in [lo, hi). */
+static inline uint64_t columns_in(int64_t i, int64_t lo, int64_t hi)
 {
-    const uint64_t *base = cs->base;
-    uint64_t *bits = w->sbits + i * w->ss.words;
-    int64_t *pre = w->spre + i * w->ss.words, n = 0;
-    if (!dst) {
-        for (int64_t j = 0; j < w->ss.words; j++) {
-            const uint64_t v = window64(base, 64 * (j + 1) + shift) & valid[j];
-            bits[j] = v;
-            pre[j] = n;
-            n += __builtin_popcountll(v);
-        }
-        return n;
-    }
+    lo -= 64 * i;
+    hi -= 64 * i;
+    const uint64_t below_hi = hi <= 0 ? 0 : low_bits(hi);
+    return lo <= 0 ? below_hi : below_hi & ~low_bits(lo);
+}
+
+/* Copies the run of cv before each value under the bits of out (of row
+ * word r, whose first value is at first in cv) to *dst, from *run on, and
+ * moves *run past that value. */
+static inline void leave_out(const bitmap_work *w, uint64_t out, uint64_t r, int64_t first,
+                             char **dst, int64_t *run, const char *dst_end, const char *cv_end)
+{
     const size_t es = w->es;
-    /* The position in cv of the values under word j's bits (pos), and of the
-     * run not yet copied (run). */
-    int64_t pos = shift < 0 ? 0 : rank(base + 1, cs->base_pre, shift), run = pos;
-    for (int64_t j = 0; j < w->ss.words; j++) {
-        const uint64_t x = window64(base, 64 * (j + 1) + shift), v = x & valid[j];
-        bits[j] = v;
-        pre[j] = n;
-        n += __builtin_popcountll(v);
-        for (uint64_t h = x & ~valid[j]; h; h &= h - 1) { /* a value left out */
-            const int64_t e = pos + __builtin_popcountll(x & ((h & (0ull - h)) - 1ull));
-            const size_t bytes = (size_t)(e - run) * es;
-            const char *src = cv + run * (int64_t)es;
-            if (bytes)
-                put_values(dst, src, bytes,
-                           dst_end - dst >= (ptrdiff_t)bytes + 64 &&
-                               cv_end - src >= (ptrdiff_t)bytes + 64);
-            dst += bytes;
-            run = e + 1;
-        }
-        pos += __builtin_popcountll(x);
+    for (; out; out &= out - 1) {
+        const int64_t e = first + __builtin_popcountll(r & ((out & (0ull - out)) - 1ull));
+        const size_t bytes = (size_t)(e - *run) * es;
+        const char *src = w->cv + *run * (int64_t)es;
+        if (bytes)
+            put_values(*dst, src, bytes,
+                       dst_end - *dst >= (ptrdiff_t)bytes + 64 && cv_end - src >= (ptrdiff_t)bytes + 64);
+        *dst += bytes;
+        *run = e + 1;
     }
-    if (pos > run)
-        memcpy(dst, cv + run * (int64_t)es, (size_t)(pos - run) * es);
-    return n;
+}
+
+/* With a base stream (stride 1): the values of kernel column s in each
+ * row of the channel (count, as sums over the rows before), and unless
+ * dst is NULL (a channel's stream: every column), the values themselves:
+ * the channel's values in cv, less those of the columns that s clips,
+ * which break the runs copied.  Block copies stay below dst_end and read
+ * below cv_end. */
+static void base_values(const bitmap_work *w, const channel_scratch *cs, int64_t shift,
+                        int64_t *count, char *dst, const char *dst_end, const char *cv_end)
+{
+    const loom_conv_shape *sh = w->sh;
+    const int64_t pitch = w->pitch;
+    int64_t q_lo, q_hi;
+    slot_range(w, shift, &q_lo, &q_hi);
+    const int64_t lo = q_lo + shift, hi = q_hi + shift; /* input columns */
+    int64_t run = cs->pre[0], total = 0;               /* the run of cv not yet copied */
+    count[0] = 0;
+    if (pitch == 2) { /* (a row in a word) */
+        const uint64_t in = columns_in(0, lo, hi), out = dst ? ~in : 0;
+        for (int64_t h = 0; h < sh->height; h++) {
+            const uint64_t r = cs->rb[2 * h];
+            total += __builtin_popcountll(r & in);
+            count[h + 1] = total;
+            if (r & out) /* (rare: a value in a clipped column) */
+                leave_out(w, r & out, r, cs->pre[2 * h], &dst, &run, dst_end, cv_end);
+        }
+    } else {
+        for (int64_t h = 0; h < sh->height; h++) {
+            for (int64_t i = 0; i < pitch - 1; i++) {
+                const uint64_t r = cs->rb[h * pitch + i], in = columns_in(i, lo, hi);
+                total += __builtin_popcountll(r & in);
+                if (dst)
+                    leave_out(w, r & ~in, r, cs->pre[h * pitch + i], &dst, &run, dst_end, cv_end);
+            }
+            count[h + 1] = total;
+        }
+    }
+    const int64_t end = cs->pre[sh->height * pitch - 1];
+    if (dst && end > run)
+        memcpy(dst, w->cv + run * (int64_t)w->es, (size_t)(end - run) * w->es);
 }
 
 /* Copies the n values of stream i (not one of a channel's) from cv, whose
@@ -596,16 +632,49 @@ static void stream_values(const bitmap_work *w, int64_t i, const channel_scratch
         memcpy(dst, w->cv + a * (int64_t)es, (size_t)(b - a) * es);
 }
 
-/* Channel c: its rows, its streams and its output rows' windows, values
- * and counts. */
+/* Channel c: its rows, its streams and its output rows' windows and
+ * counts. */
 static void channel_pass(const bitmap_work *w, int64_t c, channel_scratch *cs)
 {
     const loom_conv_shape *sh = w->sh;
     const size_t es = w->es;
-    const int64_t xr0 = w->x_row0 + c * sh->height;
+    const int64_t xr0 = w->x_row0 + c * sh->height, sp = STREAM_PITCH(w->ss);
     const int64_t start = values_before(w->x, xr0) - w->x_base;
     const int64_t end = values_before(w->x, xr0 + sh->height) - w->x_base;
     channel_rows(w, c, cs, start, end);
+    if (w->base) {
+        stream_at(w, c, cs->rb, 0, 0, 0, sh->width);
+        for (int64_t s = 0; s < sh->kernel_w; s++) {
+            const int64_t shift = kernel_shift(sh, s);
+            base_values(w, cs, shift, cs->count + s * (sh->height + 1),
+                        stream_is_channel(w, shift)
+                            ? NULL
+                            : w->vbuf + (s * w->region + start) * (int64_t)es,
+                        w->vbuf + (s * w->region + end) * (int64_t)es, w->cv + end * (int64_t)es);
+        }
+        for (int64_t r = 0; r < sh->kernel_h; r++) {
+            /* Output row p reads input row h0 + p. */
+            const int64_t h0 = r * sh->dilation_h - sh->pad_h;
+            const int64_t lo = h0 < 0 ? 0 : h0 > sh->height ? sh->height : h0;
+            const int64_t hi = h0 + w->out_h < lo ? lo
+                               : h0 + w->out_h > sh->height ? sh->height
+                                                             : h0 + w->out_h;
+            for (int64_t s = 0; s < sh->kernel_w; s++) {
+                const int64_t row = (c * sh->kernel_h + r) * sh->kernel_w + s;
+                const int64_t shift = kernel_shift(sh, s), *count = cs->count + s * (sh->height + 1);
+                /* The window's first bit, from the zero word before the stream. */
+                const int64_t t = r * sh->dilation_h * w->out_w + shift + 64;
+                const char *values = stream_is_channel(w, shift)
+                                         ? w->cv + (start + count[lo]) * (int64_t)es
+                                         : w->vbuf + (s * w->region + start + count[lo]) * (int64_t)es;
+                kernel_line line = {w->sbits + c * sp + t / 64, w->valid + s * w->ss.words, values,
+                                    (int)(t % 64)};
+                w->lines[row] = line;
+                w->row_nnz[row] = count[hi] - count[lo];
+            }
+        }
+        return;
+    }
     /* Where the rows of each phase start: a stream holds the values of the
      * rows of its phase at most. */
     cs->phase_start[0] = 0;
@@ -616,51 +685,39 @@ static void channel_pass(const bitmap_work *w, int64_t c, channel_scratch *cs)
             n += cs->pre[h * w->pitch + w->pitch - 1] - cs->pre[h * w->pitch];
         cs->phase_start[ph + 1] = cs->phase_start[ph] + n;
     }
-    for (int64_t ph = 0; ph < sh->stride_h; ph++) {
-        if (w->valid) {
-            cs->base[0] = 0;
-            cs->base[w->ss.words + 1] = 0;
-            build_stream(w, cs->base + 1, cs->base_pre, cs->rb, ph, 0, 0, sh->width);
+    for (int64_t s = 0; s < sh->kernel_w; s++)
+        for (int64_t ph = 0; ph < sh->stride_h; ph++) {
+            const int64_t i = (c * sh->kernel_w + s) * sh->stride_h + ph;
+            const int64_t shift = kernel_shift(sh, s);
+            int64_t q_lo = 0, q_hi = w->out_w;
+            if (sh->stride_w == 1)
+                slot_range(w, shift, &q_lo, &q_hi);
+            const int64_t n = stream_at(w, i, cs->rb, ph, shift, q_lo, q_hi);
+            if (n && !stream_is_channel(w, shift))
+                stream_values(w, i, cs,
+                              w->vbuf + (s * w->region + start + cs->phase_start[ph]) * (int64_t)es,
+                              n, w->cv + end * (int64_t)es);
         }
-        for (int64_t s = 0; s < sh->kernel_w; s++) {
-            const int64_t i = (c * sh->kernel_w + s) * sh->stride_h + ph, shift = kernel_shift(sh, s);
-            char *dst = stream_is_channel(w, shift)
-                            ? NULL
-                            : w->vbuf + (s * w->region + start + cs->phase_start[ph]) * (int64_t)es;
-            if (w->valid) /* (stride_h 1: phase 0, and the region's end is the channel's) */
-                shifted_stream(w, i, cs, w->valid + s * w->ss.words, shift, dst,
-                               w->vbuf + (s * w->region + end) * (int64_t)es,
-                               w->cv + start * (int64_t)es, w->cv + end * (int64_t)es);
-            else {
-                const int64_t n = stream_bits(w, i, cs->rb);
-                if (n && dst)
-                    stream_values(w, i, cs, dst, n, w->cv + end * (int64_t)es);
-            }
-        }
-    }
     for (int64_t r = 0; r < sh->kernel_h; r++) {
-        const int64_t g = r * sh->dilation_h, first = g / sh->stride_h * w->out_w;
+        const int64_t g = r * sh->dilation_h, first = g / sh->stride_h * w->out_w + 64;
         const int64_t ph = g % sh->stride_h;
         for (int64_t s = 0; s < sh->kernel_w; s++) {
             const int64_t i = (c * sh->kernel_w + s) * sh->stride_h + ph;
             const int64_t row = (c * sh->kernel_h + r) * sh->kernel_w + s;
+            const uint64_t *bits = w->sbits + i * sp;
+            const int64_t *pre = w->spre + i * sp;
             const char *values =
                 stream_is_channel(w, kernel_shift(sh, s))
                     ? w->cv + start * (int64_t)es
                     : w->vbuf + (s * w->region + start + cs->phase_start[ph]) * (int64_t)es;
-            kernel_line line = {w->sbits + i * w->ss.words + (first >> 6),
-                                w->spre + i * w->ss.words + (first >> 6), values,
+            const int64_t a = rank(bits, pre, first);
+            kernel_line line = {bits + (first >> 6), w->valid, values + a * (int64_t)es,
                                 (int)(first & 63)};
             w->lines[row] = line;
-            w->row_nnz[row] = rank(line.bits, line.pre, line.first + w->ncols) -
-                              rank(line.bits, line.pre, line.first);
+            w->row_nnz[row] = rank(bits, pre, first + w->ncols) - a;
         }
     }
 }
-
-/* Tiles per pass of tile_row: a pass's masks (16 x 128 bytes) stay in the
- * L1 cache between its two halves. */
-#define TILE_ROW_PASS 16
 
 /* The lines of the 32 masks m that are not zero, as bits (with SSE2, a
  * compare and a movemask per 4 lines: the scalar loop cost as much as
@@ -682,14 +739,18 @@ static inline uint32_t nonzero_lines(const uint32_t *m)
     return ~zero;
 }
 
+/* Tiles per pass of tile_row: a pass's masks (16 x 128 bytes) stay in the
+ * L1 cache between its two halves. */
+#define TILE_ROW_PASS 16
+
 /* Tile row ti of the output: its masks, tile offsets and values, from
  * dst to dst_end, TILE_ROW_PASS tiles at a time.  First the masks, a line
- * at a time: its mask words are funnel shifts of consecutive words of its
- * stream, by one count.  Then the values, tile by tile, of the lines that
- * are not empty there: a line's run in a tile starts where its run in the
- * tile before ended, so each line keeps a running pointer (no rank per
- * mask).  es is a constant in each caller, so that the copies are plain
- * moves. */
+ * at a time: its window's words are funnel shifts of consecutive words of
+ * its stream, by one count, AND valid.  Then the values, tile by tile, of
+ * the lines that are not empty there: a line's run in a tile starts where
+ * its run in the tile before ended, so each line keeps a running pointer
+ * (no rank per mask).  es is a constant in each caller, so that the
+ * copies are plain moves. */
 static inline __attribute__((always_inline)) void
 tile_row(const bitmap_work *w, loom_bitmap *b, int64_t ti, const size_t es, char *dst,
          const char *dst_end)
@@ -703,31 +764,26 @@ tile_row(const bitmap_work *w, loom_bitmap *b, int64_t ti, const size_t es, char
      * keep only the columns of the last 64-bit piece. */
     const int64_t last_bits = w->ncols - (pairs - 1) * 64;
     const uint64_t last_keep = last_bits >= 64 ? ~0ull : (1ull << last_bits) - 1ull;
-    const uint64_t *bits[LOOM__TILE];
-    int first[LOOM__TILE];
     const char *next[LOOM__TILE]; /* each line's next value */
-    for (int l = 0; l < lines; l++) {
-        bits[l] = line[l].bits + (line[l].first >> 6);
-        first[l] = line[l].first & 63;
-        next[l] = line[l].values + rank(line[l].bits, line[l].pre, line[l].first) * (int64_t)es;
-    }
+    for (int l = 0; l < lines; l++)
+        next[l] = line[l].values;
     const char *const start = dst;
     for (int64_t i0 = 0; i0 < pairs; i0 += TILE_ROW_PASS / 2) {
         const int64_t i1 = i0 + TILE_ROW_PASS / 2 < pairs ? i0 + TILE_ROW_PASS / 2 : pairs;
         /* Pairs of whole tiles whose bits are all the output's. */
         const int64_t whole = i1 < pairs - 1 ? i1 : pairs - 1;
         for (int l = 0; l < lines; l++) {
-            const uint64_t *word = bits[l];
-            const int o = first[l];
+            const uint64_t *word = line[l].bits, *v = line[l].valid;
+            const int o = line[l].first;
             uint32_t *m = masks + l;
             for (int64_t i = i0; i < whole; i++) {
-                const uint64_t x = word[i] >> o | (word[i + 1] << 1) << (63 - o);
+                const uint64_t x = (word[i] >> o | (word[i + 1] << 1) << (63 - o)) & v[i];
                 m[2 * i * LOOM__TILE] = (uint32_t)x;
                 m[(2 * i + 1) * LOOM__TILE] = (uint32_t)(x >> 32);
             }
             if (whole < i1) { /* the last pair: its last tile may be past the output */
                 const int64_t i = pairs - 1;
-                const uint64_t x = (word[i] >> o | (word[i + 1] << 1) << (63 - o)) & last_keep;
+                const uint64_t x = (word[i] >> o | (word[i + 1] << 1) << (63 - o)) & v[i] & last_keep;
                 m[2 * i * LOOM__TILE] = (uint32_t)x;
                 if (full_pairs == pairs)
                     m[(2 * i + 1) * LOOM__TILE] = (uint32_t)(x >> 32);
@@ -750,8 +806,8 @@ tile_row(const bitmap_work *w, loom_bitmap *b, int64_t ti, const size_t es, char
 }
 
 typedef struct bitmap_scratch {
-    uint64_t *sbits, *rb, *base, *valid;
-    int64_t *spre, *pre, *cur, *phase_start, *row_nnz, *tile_row_start, *base_pre;
+    uint64_t *sbits, *rb, *valid;
+    int64_t *spre, *pre, *cur, *phase_start, *count, *valid_pre, *row_nnz, *tile_row_start;
     char *cv, *vbuf;
     kernel_line *lines;
 } bitmap_scratch;
@@ -760,13 +816,13 @@ static void scratch_free(bitmap_scratch *s)
 {
     loom__free(s->sbits);
     loom__free(s->rb);
-    loom__free(s->base);
     loom__free(s->valid);
-    loom__free(s->base_pre);
     loom__free(s->spre);
     loom__free(s->pre);
     loom__free(s->cur);
     loom__free(s->phase_start);
+    loom__free(s->count);
+    loom__free(s->valid_pre);
     loom__free(s->row_nnz);
     loom__free(s->tile_row_start);
     loom__free(s->cv);
@@ -786,39 +842,41 @@ loom_status loom__omp_im2col_bitmap(loom_context *ctx, const loom_conv_shape *sh
     const int64_t x_base = values_before(x, x_row0);
     const int64_t x_nnz = values_before(x, x_row0 + x_rows) - x_base;
     const int threads = ctx && ctx->threads > 0 ? ctx->threads : omp_get_max_threads();
+    /* A base stream per channel (see the top of this section), for shifts
+     * that keep a window within a word of its slot? */
+    const bool base = sh->stride_w == 1 && sh->stride_h == 1 && sh->width <= out_w &&
+                      kernel_shift(sh, 0) >= -63 && kernel_shift(sh, sh->kernel_w - 1) <= 63;
     stream_shape ss;
     ss.slots = (sh->kernel_h - 1) * sh->dilation_h / sh->stride_h + out_h;
     ss.words = (ss.slots * out_w + 63) / 64 + 2;
-    ss.count = sh->channels * sh->kernel_w * sh->stride_h;
+    ss.count = base ? sh->channels : sh->channels * sh->kernel_w * sh->stride_h;
     loom_bitmap *b = NULL;
     loom_status st = loom__bitmap_alloc(rows, ncols, 0, LOOM_BITMAP_ROWS, x->dtype, &b);
     if (st != LOOM_SUCCESS)
         return st;
     const int64_t tile_rows = b->v.tile_rows, tc = b->v.tile_cols, tiles = tile_rows * tc;
     const size_t row_words = (size_t)(threads * sh->height * pitch);
-    /* Streams as shifts of a base stream (see shifted_stream)? */
-    const bool shifted = sh->stride_w == 1 && sh->stride_h == 1 && sh->width <= out_w &&
-                         kernel_shift(sh, 0) >= -63 && kernel_shift(sh, sh->kernel_w - 1) <= 63;
-    const size_t base_words = shifted ? (size_t)(threads * (ss.words + 2)) : 1;
-    const size_t valid_words = shifted ? (size_t)(sh->kernel_w * ss.words) : 1;
+    const size_t stream_words = (size_t)(ss.count * STREAM_PITCH(ss));
+    const int64_t counts = base ? sh->kernel_w * (sh->height + 1) : 1;
     bitmap_scratch s = {
-        loom__malloc((size_t)(ss.count * ss.words) * sizeof(uint64_t)),
+        loom__malloc(stream_words * sizeof(uint64_t)),
         loom__malloc(row_words * sizeof(uint64_t)),
-        loom__malloc(base_words * sizeof(uint64_t)),
-        loom__malloc(valid_words * sizeof(uint64_t)),
-        loom__malloc((size_t)(ss.count * ss.words) * sizeof(int64_t)),
+        loom__malloc((size_t)((base ? sh->kernel_w : 1) * ss.words) * sizeof(uint64_t)),
+        loom__malloc(stream_words * sizeof(int64_t)),
         loom__malloc(row_words * sizeof(int64_t)),
         loom__malloc((size_t)(threads * x->tile_cols) * sizeof(int64_t)),
         loom__malloc((size_t)(threads * (sh->stride_h + 1)) * sizeof(int64_t)),
+        loom__malloc((size_t)(threads * counts) * sizeof(int64_t)),
+        loom__malloc((size_t)ss.words * sizeof(int64_t)),
         loom__malloc((size_t)rows * sizeof(int64_t)),
         loom__malloc((size_t)(tile_rows + 1) * sizeof(int64_t)),
-        loom__malloc((base_words > valid_words ? base_words : valid_words) * sizeof(int64_t)),
         loom__malloc((size_t)x_nnz * es + 256),
         loom__malloc((size_t)(sh->kernel_w * x_nnz) * es + 256),
         loom__malloc((size_t)rows * sizeof(kernel_line)),
     };
-    if (!s.sbits || !s.rb || !s.base || !s.valid || !s.base_pre || !s.spre || !s.pre || !s.cur || !s.phase_start || !s.row_nnz ||
-        !s.tile_row_start || !s.cv || !s.vbuf || !s.lines) {
+    if (!s.sbits || !s.rb || !s.valid || !s.spre || !s.pre || !s.cur || !s.phase_start ||
+        !s.count || !s.valid_pre || !s.row_nnz || !s.tile_row_start || !s.cv || !s.vbuf ||
+        !s.lines) {
         scratch_free(&s);
         loom_bitmap_destroy(&b);
         return loom__error(LOOM_ERR_OUT_OF_MEMORY, "im2col (bitmap): out of memory");
@@ -826,13 +884,15 @@ loom_status loom__omp_im2col_bitmap(loom_context *ctx, const loom_conv_shape *sh
     /* The bytes to spare that block copies read past the last values. */
     memset(s.cv + x_nnz * (int64_t)es, 0, 256);
     memset(s.vbuf + sh->kernel_w * x_nnz * (int64_t)es, 0, 256);
-    bitmap_work w = {sh,     x,       out_h,   out_w,   ncols,  rows,    tc,
-                     ss,     es,      x_row0,  x_base,  pitch,  x_nnz,   s.cv,
-                     s.vbuf, shifted ? s.valid : NULL, s.sbits, s.spre,  s.lines, s.row_nnz,
-                     s.tile_row_start};
-    if (shifted)
+    bitmap_work w = {sh,     x,       out_h,  out_w,   ncols,  rows,  tc,     ss,
+                     es,     base,    x_row0, x_base,  pitch,  x_nnz, s.cv,   s.vbuf,
+                     s.valid, s.sbits, s.spre, s.lines, s.row_nnz, s.tile_row_start};
+    if (base)
         for (int64_t ks = 0; ks < sh->kernel_w; ks++)
-            valid_bits(&w, kernel_shift(sh, ks), s.valid + ks * ss.words, s.base_pre);
+            valid_bits(&w, kernel_shift(sh, ks), s.valid + ks * ss.words, s.valid_pre);
+    else
+        for (int64_t j = 0; j < ss.words; j++)
+            s.valid[j] = ~0ull;
     void *values = NULL;
     bool ok = true;
 #pragma omp parallel num_threads(threads)
@@ -840,8 +900,7 @@ loom_status loom__omp_im2col_bitmap(loom_context *ctx, const loom_conv_shape *sh
         const int t = omp_get_thread_num();
         channel_scratch cs = {s.rb + t * sh->height * pitch, s.pre + t * sh->height * pitch,
                               s.cur + t * x->tile_cols, s.phase_start + t * (sh->stride_h + 1),
-                              s.base + (shifted ? t * (ss.words + 2) : 0),
-                              s.base_pre + (shifted ? t * (ss.words + 2) : 0)};
+                              s.count + t * counts};
 #pragma omp for schedule(static)
         for (int64_t c = 0; c < sh->channels; c++)
             channel_pass(&w, c, &cs);
