@@ -8,10 +8,12 @@
  *   csr:    the same run is a contiguous range of the input row's column
  *           indices: binary search for its start, then copy;
  *   bitmap: each output row is a window of a bit stream of the input
- *           rows (one stream per channel and kernel column), so a mask
- *           word is one funnel shift and its values one contiguous run,
- *           found by a popcount; written in one pass, in storage order
- *           (see the bitmap section).  No element is visited one by one.
+ *           rows (one base stream per channel, read shifted and masked,
+ *           where the padding allows; else one per channel and kernel
+ *           column), so a mask word is one funnel shift and its values
+ *           one contiguous run, which starts where the previous one
+ *           ended; written in one pass, in storage order (see the bitmap
+ *           section).  No element is visited one by one.
  */
 #include "config.h"
 #include "omp_dual.h"
@@ -427,8 +429,9 @@ static int64_t finish_stream(const bitmap_work *w, bit_writer *bw)
  * k is row h = k*stride_h + phase - pad_h, its bit q input column
  * q*stride_w + shift, for q in [q_lo, q_hi) with stride_w 1 (all q
  * otherwise); returns its count. */
-static int64_t build_stream(const bitmap_work *w, uint64_t *bits, int64_t *pre, const uint64_t *rows,
-                            int64_t phase, int64_t shift, int64_t q_lo, int64_t q_hi)
+static int64_t build_stream(const bitmap_work *w, uint64_t *bits, int64_t *pre,
+                            const uint64_t *rows, int64_t phase, int64_t shift, int64_t q_lo,
+                            int64_t q_hi)
 {
     const loom_conv_shape *sh = w->sh;
     const int64_t out_w = w->out_w;
@@ -531,7 +534,8 @@ static inline void leave_out(const bitmap_work *w, uint64_t out, uint64_t r, int
         const char *src = w->cv + *run * (int64_t)es;
         if (bytes)
             put_values(*dst, src, bytes,
-                       dst_end - *dst >= (ptrdiff_t)bytes + 64 && cv_end - src >= (ptrdiff_t)bytes + 64);
+                       dst_end - *dst >= (ptrdiff_t)bytes + 64 &&
+                           cv_end - src >= (ptrdiff_t)bytes + 64);
         *dst += bytes;
         *run = e + 1;
     }
@@ -661,12 +665,14 @@ static void channel_pass(const bitmap_work *w, int64_t c, channel_scratch *cs)
                                                              : h0 + w->out_h;
             for (int64_t s = 0; s < sh->kernel_w; s++) {
                 const int64_t row = (c * sh->kernel_h + r) * sh->kernel_w + s;
-                const int64_t shift = kernel_shift(sh, s), *count = cs->count + s * (sh->height + 1);
+                const int64_t shift = kernel_shift(sh, s);
+                const int64_t *count = cs->count + s * (sh->height + 1);
                 /* The window's first bit, from the zero word before the stream. */
                 const int64_t t = r * sh->dilation_h * w->out_w + shift + 64;
+                const int64_t at = start + count[lo]; /* in cv, and in the region of vbuf */
                 const char *values = stream_is_channel(w, shift)
-                                         ? w->cv + (start + count[lo]) * (int64_t)es
-                                         : w->vbuf + (s * w->region + start + count[lo]) * (int64_t)es;
+                                         ? w->cv + at * (int64_t)es
+                                         : w->vbuf + (s * w->region + at) * (int64_t)es;
                 kernel_line line = {w->sbits + c * sp + t / 64, w->valid + s * w->ss.words, values,
                                     (int)(t % 64)};
                 w->lines[row] = line;
@@ -783,7 +789,8 @@ tile_row(const bitmap_work *w, loom_bitmap *b, int64_t ti, const size_t es, char
             }
             if (whole < i1) { /* the last pair: its last tile may be past the output */
                 const int64_t i = pairs - 1;
-                const uint64_t x = (word[i] >> o | (word[i + 1] << 1) << (63 - o)) & v[i] & last_keep;
+                const uint64_t x =
+                    (word[i] >> o | (word[i + 1] << 1) << (63 - o)) & v[i] & last_keep;
                 m[2 * i * LOOM__TILE] = (uint32_t)x;
                 if (full_pairs == pairs)
                     m[(2 * i + 1) * LOOM__TILE] = (uint32_t)(x >> 32);
