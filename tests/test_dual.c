@@ -655,7 +655,8 @@ static void same_bitmap(const loom_bitmap *want, const loom_bitmap *got, const c
  * tile offsets, tile bits, values), on 1, 2 and 3 threads: shapes that
  * take each of its paths (stride, dilation, widths over 64 and 128,
  * kernel columns that clip or not, images that do not start on a tile
- * row, empty and full inputs). */
+ * row, empty and full inputs; streams as shifts of a base stream, with
+ * values left out at slot edges, and a stream per kernel column). */
 static void test_im2col_bitmap_arrays(void **state)
 {
     (void)state;
@@ -672,6 +673,10 @@ static void test_im2col_bitmap_arrays(void **state)
         {2, 40, 6, 6, 2, 1, 1, 1, 1, 0, 0, 1, 1},     /* 1x1: C over a tile */
         {1, 3, 20, 9, 2, 2, 3, 1, 1, 0, 0, 1, 1},     /* no padding: columns clipped */
         {1, 2, 64, 64, 2, 3, 3, 1, 1, 1, 1, 1, 1},    /* width 64 exactly */
+        {2, 3, 10, 40, 2, 3, 3, 1, 1, 2, 2, 2, 2},    /* dilation and pad 2: shifts -2, 0, 2 */
+        {1, 3, 8, 20, 2, 3, 3, 1, 1, 2, 3, 1, 1},     /* pad past the reach: no shift 0 */
+        {1, 4, 9, 7, 2, 3, 3, 1, 1, 1, 1, 1, 1},      /* out_w 7: slot edges in every mask */
+        {1, 2, 3, 10, 2, 1, 3, 1, 1, 0, 70, 1, 1},    /* shifts past 63: a stream each */
     };
     const double dens[] = {1.0, 0.7, 0.25, 0.02, 0.0};
     loom_context *ref = NULL, *omp = NULL;

@@ -8,10 +8,12 @@
  *   csr:    the same run is a contiguous range of the input row's column
  *           indices: binary search for its start, then copy;
  *   bitmap: each output row is a window of a bit stream of the input
- *           rows (one stream per channel and kernel column), so a mask
- *           word is one funnel shift and its values one contiguous run,
- *           found by a popcount; written in one pass, in storage order
- *           (see the bitmap section).  No element is visited one by one.
+ *           rows (one base stream per channel, read shifted and masked,
+ *           where the padding allows; else one per channel and kernel
+ *           column), so a mask word is one funnel shift and its values
+ *           one contiguous run, which starts where the previous one
+ *           ended; written in one pass, in storage order (see the bitmap
+ *           section).  No element is visited one by one.
  */
 #include "config.h"
 #include "omp_dual.h"
@@ -24,6 +26,9 @@
 
 #include <omp.h>
 #include <stdlib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <string.h>
 
 typedef struct kernel_row {
@@ -179,64 +184,109 @@ loom_status loom__omp_im2col_csr(loom_context *ctx, const loom_conv_shape *sh, i
  *
  *   - each 32-bit mask word of the output is one funnel shift of the
  *     stream, and its values are ONE contiguous run of the stream's
- *     values, found by one popcount (no walk over output rows p);
- *   - the number of values of an output row is a difference of two
- *     prefix popcounts, so every tile row's place in the values is known
- *     before any mask is made: masks, tile offsets and values are
- *     written in one pass, in storage order;
+ *     values, which starts where the run of the mask before ended;
+ *   - the number of values of an output row is known before any mask is
+ *     made, so is every tile row's place in the values: masks, tile
+ *     offsets and values are written in one pass, in storage order;
  *   - in storage order, a run is copied in fixed 64-byte blocks (no loop
  *     on its length): the bytes past it are garbage that the next runs
- *     overwrite; only near the end of a tile row's range is a run copied
- *     exactly.
+ *     overwrite; only near the end of a range is a run copied exactly.
  *
- * Steps, each parallel: the image's rows (bits as 64-bit words, values
- * compacted row by row), the streams (bits, prefix counts, and their
- * values where they are not simply the channel's compacted rows: a
- * kernel column that clips input columns, or a stride), then the output
- * by tile rows.  It must give exactly loom__ref_im2col_bitmap's matrix
- * (masks, offsets, tile bits, values).
+ * Where a row fits whole in a slot (stride 1, width <= out_w: padding at
+ * least the kernel's reach, as in every 'same' convolution), the streams
+ * of a channel are one stream shifted: kernel column s's is bit t + shift
+ * of a base stream whose slot bit q is input column q, kept where the
+ * slot's q is inside the input (valid: one pattern per kernel column, for
+ * every channel).  Then only the base stream is built, and a window of
+ * stream (c, s) is read from it, AND valid.  The base stream's values
+ * are the channel's rows, in order, so stream (c, s)'s values are runs of
+ * them, broken only at the values of the columns s clips (at the rows'
+ * ends).  Other shapes build a stream per (c, s, phase); there valid
+ * keeps every bit.
+ *
+ * Two parallel passes.  By channel: its input rows (bits as 64-bit words,
+ * values compacted row by row into cv), its streams, their values where
+ * they are not simply the channel's rows of cv (a kernel column that
+ * clips input columns, or a stride), and its output rows' windows and
+ * counts, all while the channel's data is in the cache.  Every place is
+ * known without a pass over the other channels: a channel's values start
+ * in cv where X's row-major count of the rows before it says (X's tile
+ * offsets and a few popcounts), and its streams' values at the same place
+ * in their kernel column's region of vbuf (a stream holds at most the
+ * channel's values).  Then by tile rows: the output.  It must give
+ * exactly loom__ref_im2col_bitmap's matrix (masks, offsets, tile bits,
+ * values).
  */
 
-/* The streams' geometry: stream (c, s, phase) = (c*S + s)*stride_h + phase. */
+/* The streams' geometry: stream (c, s, phase) = (c*S + s)*stride_h + phase,
+ * or stream c, the base stream of channel c. */
 typedef struct stream_shape {
     int64_t slots, words; /* slots of out_w bits; 64-bit words, two to spare */
     int64_t count;        /* streams */
 } stream_shape;
 
+/* Stream k's words start at sbits[k * STREAM_PITCH(ss) + 1], after a zero
+ * word (a window of a shifted stream starts up to 63 bits before the base
+ * stream) and before another; the same for its prefix counts. */
+#define STREAM_PITCH(ss) ((ss).words + 2)
+
 /* One output row (c, r, s) as the output pass reads it. */
 typedef struct kernel_line {
-    const uint64_t *bits; /* its stream's words, from the window's first word */
-    const int64_t *pre;   /* number of stream values before each of those words */
-    const char *values;   /* the stream's values */
-    int first;            /* the window's first bit in bits[0] */
+    const uint64_t *bits;  /* its stream's words, from the window's first word */
+    const uint64_t *valid; /* which window bits are the output's, a word per 64 */
+    const char *values;    /* the window's first value */
+    int first;             /* the window's first bit in bits[0] */
 } kernel_line;
 
 typedef struct bitmap_work {
     const loom_conv_shape *sh;
+    const loom_bitmap_view *x;
     int64_t out_h, out_w, ncols, rows, tile_cols;
     stream_shape ss;
     size_t es;
-    /* The image's input rows, rel = xr - image*C*H: */
-    int64_t pitch;       /* words per row in rb and pre: (width + 63)/64 + 1 */
-    uint64_t *rb;        /* its bits; the extra last word is 0 */
-    int64_t *pre;        /* position in cv of the first value of each word */
-    int64_t *row_start;  /* position in cv of its first value (x_rows + 1) */
-    char *cv;            /* the values, row by row (+ 256 bytes to spare) */
-    /* The streams: */
-    uint64_t *sbits;     /* words of stream i from sbits[i * ss.words] */
-    int64_t *spre;       /* stream values before each word */
-    int64_t *vstart;     /* where stream i's values start in vbuf (count + 1); streams
-                          * whose values are their channel's rows of cv take none */
-    char *vbuf;          /* (+ 256 bytes to spare) */
-    /* The output rows: */
+    bool base;         /* streams are windows of a base stream per channel */
+    int64_t x_row0;    /* the image's first row of X */
+    int64_t x_base;    /* X's values in the rows before it, in row order */
+    int64_t pitch;     /* words per input row: (width + 63)/64 + 1, the last 0 */
+    int64_t region;    /* values per kernel column's region of vbuf: the image's */
+    char *cv;          /* the image's values, row by row (+ 256 bytes to spare) */
+    char *vbuf;        /* streams' values: stream (c, s, phase) in region s, from
+                        * its channel's place in cv (+ 256 bytes to spare) */
+    const uint64_t *valid; /* with base, kernel column s's valid bits from
+                            * valid[s * ss.words]; else ss.words ones */
+    uint64_t *sbits;   /* the streams' words (STREAM_PITCH) */
+    int64_t *spre;     /* stream values before each word */
     kernel_line *lines;
     int64_t *row_nnz;
     int64_t *tile_row_start; /* where each tile row's values start (tile_rows + 1) */
 } bitmap_work;
 
-static inline uint32_t x_mask(const loom_bitmap_view *x, int64_t xr, int64_t tw)
+/* A thread's scratch for the channel it works on. */
+typedef struct channel_scratch {
+    uint64_t *rb;         /* its rows' bits, pitch words a row */
+    int64_t *pre;         /* position in cv of the first value of each word */
+    int64_t *cur;         /* the next value of each input tile (X's tile_cols) */
+    int64_t *phase_start; /* where the rows of each phase start, from the channel's
+                           * start in cv (stride_h + 1) */
+    int64_t *count;       /* with base: kernel column s's values in the rows before
+                           * row h, count[s * (height + 1) + h] */
+} channel_scratch;
+
+static inline uint32_t x_mask(const loom_bitmap_view *x, int64_t xt, int64_t tw, int64_t l)
 {
-    return x->masks[((xr / LOOM__TILE) * x->tile_cols + tw) * LOOM__TILE + xr % LOOM__TILE];
+    return x->masks[(xt * x->tile_cols + tw) * LOOM__TILE + l];
+}
+
+/* X's values in its rows before row xr, in row order: those of the tile
+ * rows before, and of the lines before in xr's tile row. */
+static int64_t values_before(const loom_bitmap_view *x, int64_t xr)
+{
+    const int64_t xt = xr / LOOM__TILE;
+    int64_t n = x->tile_offsets[xt * x->tile_cols];
+    for (int64_t tw = 0; tw < x->tile_cols && xr % LOOM__TILE; tw++)
+        for (int64_t l = 0; l < xr % LOOM__TILE; l++)
+            n += __builtin_popcount(x_mask(x, xt, tw, l));
+    return n;
 }
 
 /* 64 bits of a word array from bit k (the array has a word to spare). */
@@ -245,14 +295,6 @@ static inline uint64_t window64(const uint64_t *words, int64_t k)
     const int o = (int)(k & 63);
     const uint64_t *w = words + (k >> 6);
     return w[0] >> o | (w[1] << 1) << (63 - o);
-}
-
-/* ORs the 64 bits v into a word array at bit k (a word to spare). */
-static inline void or64(uint64_t *words, int64_t k, uint64_t v)
-{
-    const int o = (int)(k & 63);
-    words[k >> 6] |= v << o;
-    words[(k >> 6) + 1] |= (v >> 1) >> (63 - o);
 }
 
 /* The number of set bits before bit k of a word array with prefix counts. */
@@ -291,75 +333,295 @@ static inline int64_t kernel_shift(const loom_conv_shape *sh, int64_t s)
     return s * sh->dilation_w - sh->pad_w;
 }
 
-/* Builds the bits of stream i and its prefix counts; returns its count. */
-static int64_t stream_bits(bitmap_work *w, int64_t i)
+/* Channel c's input rows: their bits and prefix counts (cs), their values
+ * into cv from position pos (row order) up to end.  cur[tw] walks X's
+ * tile tw of the current tile row. */
+static void channel_rows(const bitmap_work *w, int64_t c, channel_scratch *cs, int64_t pos,
+                         int64_t end)
 {
-    const loom_conv_shape *sh = w->sh;
-    const int64_t phase = i % sh->stride_h, s = i / sh->stride_h % sh->kernel_w;
-    const int64_t c = i / sh->stride_h / sh->kernel_w;
-    const int64_t shift = kernel_shift(sh, s), out_w = w->out_w;
-    uint64_t *bits = w->sbits + i * w->ss.words;
-    int64_t *pre = w->spre + i * w->ss.words;
-    memset(bits, 0, (size_t)w->ss.words * sizeof(uint64_t));
-    int64_t q_lo = 0, q_hi = out_w; /* for stride_w 1: the q inside the input */
-    if (sh->stride_w == 1) {
-        q_lo = shift < 0 ? -shift : 0;
-        q_hi = sh->width - shift < out_w ? sh->width - shift : out_w;
-    }
-    for (int64_t k = 0; k < w->ss.slots; k++) {
-        const int64_t h = k * sh->stride_h + phase - sh->pad_h, rel = c * sh->height + h;
-        if (h < 0 || h >= sh->height || w->row_start[rel + 1] == w->row_start[rel])
-            continue;
-        const uint64_t *row = w->rb + rel * w->pitch;
-        if (sh->stride_w == 1) {
-            for (int64_t q = q_lo; q < q_hi; q += 64) {
-                const int64_t len = q_hi - q;
-                const uint64_t keep = len >= 64 ? ~0ull : (1ull << len) - 1ull;
-                or64(bits, k * out_w + q, window64(row, q + shift) & keep);
+    const loom_bitmap_view *x = w->x;
+    const int64_t height = w->sh->height, pitch = w->pitch, xr0 = w->x_row0 + c * height;
+    const size_t es = w->es;
+    char *dst = w->cv + pos * (int64_t)es;
+    const char *const dst_end = w->cv + end * (int64_t)es;
+    const char *const src_end = (const char *)x->values + x->nnz * (int64_t)es;
+    for (int64_t h = 0; h < height; h++) {
+        const int64_t xt = (xr0 + h) / LOOM__TILE, l = (xr0 + h) % LOOM__TILE;
+        if (h == 0 || l == 0) /* a new tile row */
+            for (int64_t tw = 0; tw < x->tile_cols; tw++) {
+                cs->cur[tw] = x->tile_offsets[xt * x->tile_cols + tw];
+                for (int64_t k = 0; k < l; k++)
+                    cs->cur[tw] += __builtin_popcount(x_mask(x, xt, tw, k));
             }
-        } else {
-            for (int64_t q = 0; q < out_w; q++) {
-                const int64_t x = q * sh->stride_w + shift;
-                if (x >= 0 && x < sh->width && (row[x >> 6] >> (x & 63) & 1u))
-                    bits[(k * out_w + q) >> 6] |= 1ull << ((k * out_w + q) & 63);
+        uint64_t *word = cs->rb + h * pitch;
+        int64_t *pre = cs->pre + h * pitch;
+        for (int64_t i = 0; i < pitch - 1; i++) {
+            word[i] = 0;
+            pre[i] = pos;
+            for (int64_t tw = 2 * i; tw < 2 * i + 2 && tw < x->tile_cols; tw++) {
+                const uint32_t m = x_mask(x, xt, tw, l);
+                const int n = __builtin_popcount(m);
+                word[i] |= (uint64_t)m << (32 * (tw - 2 * i));
+                if (!n)
+                    continue;
+                const char *src = (const char *)x->values + cs->cur[tw] * (int64_t)es;
+                const size_t bytes = (size_t)n * es;
+                put_values(dst, src, bytes,
+                           dst_end - dst >= (ptrdiff_t)bytes + 64 &&
+                               src_end - src >= (ptrdiff_t)bytes + 64);
+                dst += bytes;
+                cs->cur[tw] += n;
+                pos += n;
             }
         }
+        word[pitch - 1] = 0;
+        pre[pitch - 1] = pos;
     }
-    int64_t n = 0;
-    for (int64_t j = 0; j < w->ss.words; j++) {
-        pre[j] = n;
-        n += __builtin_popcountll(bits[j]);
+}
+
+/* Appends bits to a stream a word at a time, with its prefix counts: a
+ * register holds the word being filled (an OR into memory per slot made
+ * each slot wait for the store of the one before). */
+typedef struct bit_writer {
+    uint64_t *bits;
+    int64_t *pre;
+    int64_t words, n; /* words written; set bits so far */
+    uint64_t acc;     /* the word being filled, from its bit 0 */
+    int fill;         /* its bits so far (0..63) */
+} bit_writer;
+
+static inline void put_word(bit_writer *bw, uint64_t v)
+{
+    bw->bits[bw->words] = v;
+    bw->pre[bw->words++] = bw->n;
+    bw->n += __builtin_popcountll(v);
+}
+
+/* Appends the low n bits of v (1 <= n <= 64; v has no others). */
+static inline void put_bits(bit_writer *bw, uint64_t v, int n)
+{
+    bw->acc |= v << bw->fill;
+    if (bw->fill + n < 64) {
+        bw->fill += n;
+        return;
     }
+    put_word(bw, bw->acc);
+    bw->acc = bw->fill ? v >> (64 - bw->fill) : 0;
+    bw->fill += n - 64;
+}
+
+static inline uint64_t low_bits(int64_t n)
+{
+    return n >= 64 ? ~0ull : (1ull << n) - 1ull;
+}
+
+/* Writes the last word and the spare ones; returns the stream's count. */
+static int64_t finish_stream(const bitmap_work *w, bit_writer *bw)
+{
+    if (bw->fill)
+        put_word(bw, bw->acc);
+    while (bw->words < w->ss.words)
+        put_word(bw, 0);
+    return bw->n;
+}
+
+/* Builds a stream's bits and prefix counts from its channel's rows: slot
+ * k is row h = k*stride_h + phase - pad_h, its bit q input column
+ * q*stride_w + shift, for q in [q_lo, q_hi) with stride_w 1 (all q
+ * otherwise); returns its count. */
+static int64_t build_stream(const bitmap_work *w, uint64_t *bits, int64_t *pre,
+                            const uint64_t *rows, int64_t phase, int64_t shift, int64_t q_lo,
+                            int64_t q_hi)
+{
+    const loom_conv_shape *sh = w->sh;
+    const int64_t out_w = w->out_w;
+    bit_writer bw = {bits, pre, 0, 0, 0, 0};
+    if (sh->stride_w == 1 && out_w <= 64) {
+        /* A slot is one piece: a window of its row, clipped, in place. */
+        const uint64_t keep = q_lo < q_hi ? low_bits(q_hi - q_lo) : 0;
+        const int64_t x0 = q_lo < q_hi ? q_lo + shift : 0;
+        for (int64_t k = 0; k < w->ss.slots; k++) {
+            const int64_t h = k * sh->stride_h + phase - sh->pad_h;
+            const uint64_t v = h < 0 || h >= sh->height
+                                   ? 0
+                                   : (window64(rows + h * w->pitch, x0) & keep) << q_lo;
+            put_bits(&bw, v, (int)out_w);
+        }
+        return finish_stream(w, &bw);
+    }
+    for (int64_t k = 0; k < w->ss.slots; k++) {
+        const int64_t h = k * sh->stride_h + phase - sh->pad_h;
+        const uint64_t *row = h < 0 || h >= sh->height ? NULL : rows + h * w->pitch;
+        for (int64_t q = 0; q < out_w; q += 64) { /* the slot's bits q .. q+63 */
+            const int piece = out_w - q < 64 ? (int)(out_w - q) : 64;
+            uint64_t v = 0;
+            if (row && sh->stride_w == 1) {
+                const int64_t lo = q > q_lo ? q : q_lo;
+                const int64_t hi = q + piece < q_hi ? q + piece : q_hi;
+                if (lo < hi)
+                    v = (window64(row, lo + shift) & low_bits(hi - lo)) << (lo - q);
+            } else if (row) {
+                for (int j = 0; j < piece; j++) {
+                    const int64_t x = (q + j) * sh->stride_w + shift;
+                    if (x >= 0 && x < sh->width && (row[x >> 6] >> (x & 63) & 1u))
+                        v |= 1ull << j;
+                }
+            }
+            put_bits(&bw, v, piece);
+        }
+    }
+    return finish_stream(w, &bw);
+}
+
+/* For stride_w 1: the q of a slot inside the input, [q_lo, q_hi), for a
+ * kernel column's shift. */
+static void slot_range(const bitmap_work *w, int64_t shift, int64_t *q_lo, int64_t *q_hi)
+{
+    *q_lo = shift < 0 ? -shift : 0;
+    *q_hi = w->sh->width - shift < w->out_w ? w->sh->width - shift : w->out_w;
+}
+
+/* The valid bits of a kernel column (see the top of this section): in
+ * every slot, the q inside the input. */
+static void valid_bits(const bitmap_work *w, int64_t shift, uint64_t *bits, int64_t *pre)
+{
+    int64_t q_lo, q_hi;
+    slot_range(w, shift, &q_lo, &q_hi);
+    bit_writer bw = {bits, pre, 0, 0, 0, 0};
+    for (int64_t k = 0; k < w->ss.slots; k++)
+        for (int64_t q = 0; q < w->out_w; q += 64) {
+            const int piece = w->out_w - q < 64 ? (int)(w->out_w - q) : 64;
+            const int64_t lo = q > q_lo ? q : q_lo, hi = q + piece < q_hi ? q + piece : q_hi;
+            put_bits(&bw, lo < hi ? low_bits(hi - lo) << (lo - q) : 0, piece);
+        }
+    finish_stream(w, &bw);
+}
+
+/* Builds stream k from its channel's rows, for a phase, a kernel column's
+ * shift and [q_lo, q_hi), with its zero words around; returns its count. */
+static int64_t stream_at(const bitmap_work *w, int64_t k, const uint64_t *rows, int64_t phase,
+                         int64_t shift, int64_t q_lo, int64_t q_hi)
+{
+    uint64_t *bits = w->sbits + k * STREAM_PITCH(w->ss);
+    int64_t *pre = w->spre + k * STREAM_PITCH(w->ss);
+    const int64_t n = build_stream(w, bits + 1, pre + 1, rows, phase, shift, q_lo, q_hi);
+    bits[0] = 0;
+    pre[0] = 0;
+    bits[w->ss.words + 1] = 0;
+    pre[w->ss.words + 1] = n;
     return n;
 }
 
-/* Copies the values of stream i (not one of a channel's) to vbuf. */
-static void stream_values(bitmap_work *w, int64_t i)
+/* The bits of word i of a row whose input columns lie in [lo, hi). */
+static inline uint64_t columns_in(int64_t i, int64_t lo, int64_t hi)
+{
+    lo -= 64 * i;
+    hi -= 64 * i;
+    const uint64_t below_hi = hi <= 0 ? 0 : low_bits(hi);
+    return lo <= 0 ? below_hi : below_hi & ~low_bits(lo);
+}
+
+/* Copies the run of cv before each value under the bits of out (of row
+ * word r, whose first value is at first in cv) to *dst, from *run on, and
+ * moves *run past that value. */
+static inline void leave_out(const bitmap_work *w, uint64_t out, uint64_t r, int64_t first,
+                             char **dst, int64_t *run, const char *dst_end, const char *cv_end)
+{
+    const size_t es = w->es;
+    for (; out; out &= out - 1) {
+        const int64_t e = first + __builtin_popcountll(r & ((out & (0ull - out)) - 1ull));
+        const size_t bytes = (size_t)(e - *run) * es;
+        const char *src = w->cv + *run * (int64_t)es;
+        if (bytes)
+            put_values(*dst, src, bytes,
+                       dst_end - *dst >= (ptrdiff_t)bytes + 64 &&
+                           cv_end - src >= (ptrdiff_t)bytes + 64);
+        *dst += bytes;
+        *run = e + 1;
+    }
+}
+
+/* With a base stream (stride 1): the values of kernel column s in each
+ * row of the channel (count, as sums over the rows before), and unless
+ * dst is NULL (a channel's stream: every column), the values themselves:
+ * the channel's values in cv, less those of the columns that s clips,
+ * which break the runs copied.  Block copies stay below dst_end and read
+ * below cv_end. */
+static void base_values(const bitmap_work *w, const channel_scratch *cs, int64_t shift,
+                        int64_t *count, char *dst, const char *dst_end, const char *cv_end)
+{
+    const loom_conv_shape *sh = w->sh;
+    const int64_t pitch = w->pitch;
+    int64_t q_lo, q_hi;
+    slot_range(w, shift, &q_lo, &q_hi);
+    const int64_t lo = q_lo + shift, hi = q_hi + shift; /* input columns */
+    int64_t run = cs->pre[0], total = 0;               /* the run of cv not yet copied */
+    count[0] = 0;
+    if (pitch == 2) { /* (a row in a word) */
+        const uint64_t in = columns_in(0, lo, hi), out = dst ? ~in : 0;
+        for (int64_t h = 0; h < sh->height; h++) {
+            const uint64_t r = cs->rb[2 * h];
+            total += __builtin_popcountll(r & in);
+            count[h + 1] = total;
+            if (r & out) /* (rare: a value in a clipped column) */
+                leave_out(w, r & out, r, cs->pre[2 * h], &dst, &run, dst_end, cv_end);
+        }
+    } else {
+        for (int64_t h = 0; h < sh->height; h++) {
+            for (int64_t i = 0; i < pitch - 1; i++) {
+                const uint64_t r = cs->rb[h * pitch + i], in = columns_in(i, lo, hi);
+                total += __builtin_popcountll(r & in);
+                if (dst)
+                    leave_out(w, r & ~in, r, cs->pre[h * pitch + i], &dst, &run, dst_end, cv_end);
+            }
+            count[h + 1] = total;
+        }
+    }
+    const int64_t end = cs->pre[sh->height * pitch - 1];
+    if (dst && end > run)
+        memcpy(dst, w->cv + run * (int64_t)w->es, (size_t)(end - run) * w->es);
+}
+
+/* Copies the n values of stream i (not one of a channel's) from cv, whose
+ * channel's values end at cv_end, to dst.  With stride_w 1 a slot's values
+ * are a piece of its row's, and consecutive pieces that touch in cv are
+ * copied as one. */
+static void stream_values(const bitmap_work *w, int64_t i, const channel_scratch *cs, char *dst,
+                          int64_t n, const char *cv_end)
 {
     const loom_conv_shape *sh = w->sh;
     const int64_t phase = i % sh->stride_h, s = i / sh->stride_h % sh->kernel_w;
-    const int64_t c = i / sh->stride_h / sh->kernel_w;
     const int64_t shift = kernel_shift(sh, s), out_w = w->out_w;
     const size_t es = w->es;
-    char *dst = w->vbuf + w->vstart[i] * (int64_t)es;
-    const char *dst_end = w->vbuf + w->vstart[i + 1] * (int64_t)es;
+    const char *const dst_end = dst + n * (int64_t)es;
+    int64_t a = 0, b = 0; /* the pending piece of cv: [a, b) */
     for (int64_t k = 0; k < w->ss.slots; k++) {
-        const int64_t h = k * sh->stride_h + phase - sh->pad_h, rel = c * sh->height + h;
-        if (h < 0 || h >= sh->height || w->row_start[rel + 1] == w->row_start[rel])
+        const int64_t h = k * sh->stride_h + phase - sh->pad_h;
+        if (h < 0 || h >= sh->height)
             continue;
-        const uint64_t *row = w->rb + rel * w->pitch;
-        const int64_t *pre = w->pre + rel * w->pitch;
+        const uint64_t *row = cs->rb + h * w->pitch;
+        const int64_t *pre = cs->pre + h * w->pitch;
+        if (pre[w->pitch - 1] == pre[0]) /* (an empty row) */
+            continue;
         if (sh->stride_w == 1) {
             const int64_t lo = shift > 0 ? shift : 0;
             const int64_t hi = out_w + shift < sh->width ? out_w + shift : sh->width;
             if (hi <= lo)
                 continue;
-            const int64_t a = rank(row, pre, lo), n = rank(row, pre, hi) - a;
-            const size_t bytes = (size_t)n * es;
-            if (n)
-                put_values(dst, w->cv + a * (int64_t)es, bytes,
-                           dst_end - dst >= (ptrdiff_t)bytes + 64);
-            dst += bytes;
+            const int64_t a1 = rank(row, pre, lo), b1 = rank(row, pre, hi);
+            if (a1 == b)
+                b = b1;
+            else {
+                const size_t bytes = (size_t)(b - a) * es;
+                const char *src = w->cv + a * (int64_t)es;
+                if (bytes)
+                    put_values(dst, src, bytes,
+                               dst_end - dst >= (ptrdiff_t)bytes + 64 &&
+                                   cv_end - src >= (ptrdiff_t)bytes + 64);
+                dst += bytes;
+                a = a1;
+                b = b1;
+            }
         } else {
             for (int64_t q = 0; q < out_w; q++) {
                 const int64_t x = q * sh->stride_w + shift;
@@ -370,78 +632,209 @@ static void stream_values(bitmap_work *w, int64_t i)
             }
         }
     }
+    if (b > a)
+        memcpy(dst, w->cv + a * (int64_t)es, (size_t)(b - a) * es);
 }
 
-/* Tile row ti of the output: its masks, tile offsets and values, from
- * dst to dst_end.  Masks first, a line at a time (two tiles per 64-bit
- * window), noting which lines of each tile are not empty (nz[tj]); then
- * the values, tile by tile, of those lines only: no test per line.  es is
- * a constant in each caller, so that the copies are plain moves. */
-static inline void tile_row(const bitmap_work *w, loom_bitmap *b, int64_t ti, uint32_t *nz,
-                            const size_t es, char *dst, const char *dst_end)
+/* Channel c: its rows, its streams and its output rows' windows and
+ * counts. */
+static void channel_pass(const bitmap_work *w, int64_t c, channel_scratch *cs)
 {
-    const int64_t tc = w->tile_cols, pairs = (tc + 1) / 2;
+    const loom_conv_shape *sh = w->sh;
+    const size_t es = w->es;
+    const int64_t xr0 = w->x_row0 + c * sh->height, sp = STREAM_PITCH(w->ss);
+    const int64_t start = values_before(w->x, xr0) - w->x_base;
+    const int64_t end = values_before(w->x, xr0 + sh->height) - w->x_base;
+    channel_rows(w, c, cs, start, end);
+    if (w->base) {
+        stream_at(w, c, cs->rb, 0, 0, 0, sh->width);
+        for (int64_t s = 0; s < sh->kernel_w; s++) {
+            const int64_t shift = kernel_shift(sh, s);
+            base_values(w, cs, shift, cs->count + s * (sh->height + 1),
+                        stream_is_channel(w, shift)
+                            ? NULL
+                            : w->vbuf + (s * w->region + start) * (int64_t)es,
+                        w->vbuf + (s * w->region + end) * (int64_t)es, w->cv + end * (int64_t)es);
+        }
+        for (int64_t r = 0; r < sh->kernel_h; r++) {
+            /* Output row p reads input row h0 + p. */
+            const int64_t h0 = r * sh->dilation_h - sh->pad_h;
+            const int64_t lo = h0 < 0 ? 0 : h0 > sh->height ? sh->height : h0;
+            const int64_t hi = h0 + w->out_h < lo ? lo
+                               : h0 + w->out_h > sh->height ? sh->height
+                                                             : h0 + w->out_h;
+            for (int64_t s = 0; s < sh->kernel_w; s++) {
+                const int64_t row = (c * sh->kernel_h + r) * sh->kernel_w + s;
+                const int64_t shift = kernel_shift(sh, s);
+                const int64_t *count = cs->count + s * (sh->height + 1);
+                /* The window's first bit, from the zero word before the stream. */
+                const int64_t t = r * sh->dilation_h * w->out_w + shift + 64;
+                const int64_t at = start + count[lo]; /* in cv, and in the region of vbuf */
+                const char *values = stream_is_channel(w, shift)
+                                         ? w->cv + at * (int64_t)es
+                                         : w->vbuf + (s * w->region + at) * (int64_t)es;
+                kernel_line line = {w->sbits + c * sp + t / 64, w->valid + s * w->ss.words, values,
+                                    (int)(t % 64)};
+                w->lines[row] = line;
+                w->row_nnz[row] = count[hi] - count[lo];
+            }
+        }
+        return;
+    }
+    /* Where the rows of each phase start: a stream holds the values of the
+     * rows of its phase at most. */
+    cs->phase_start[0] = 0;
+    for (int64_t ph = 0; ph < sh->stride_h; ph++) {
+        int64_t n = 0; /* rows h = k*stride_h + ph - pad_h */
+        for (int64_t h = (ph - sh->pad_h % sh->stride_h + sh->stride_h) % sh->stride_h;
+             h < sh->height; h += sh->stride_h)
+            n += cs->pre[h * w->pitch + w->pitch - 1] - cs->pre[h * w->pitch];
+        cs->phase_start[ph + 1] = cs->phase_start[ph] + n;
+    }
+    for (int64_t s = 0; s < sh->kernel_w; s++)
+        for (int64_t ph = 0; ph < sh->stride_h; ph++) {
+            const int64_t i = (c * sh->kernel_w + s) * sh->stride_h + ph;
+            const int64_t shift = kernel_shift(sh, s);
+            int64_t q_lo = 0, q_hi = w->out_w;
+            if (sh->stride_w == 1)
+                slot_range(w, shift, &q_lo, &q_hi);
+            const int64_t n = stream_at(w, i, cs->rb, ph, shift, q_lo, q_hi);
+            if (n && !stream_is_channel(w, shift))
+                stream_values(w, i, cs,
+                              w->vbuf + (s * w->region + start + cs->phase_start[ph]) * (int64_t)es,
+                              n, w->cv + end * (int64_t)es);
+        }
+    for (int64_t r = 0; r < sh->kernel_h; r++) {
+        const int64_t g = r * sh->dilation_h, first = g / sh->stride_h * w->out_w + 64;
+        const int64_t ph = g % sh->stride_h;
+        for (int64_t s = 0; s < sh->kernel_w; s++) {
+            const int64_t i = (c * sh->kernel_w + s) * sh->stride_h + ph;
+            const int64_t row = (c * sh->kernel_h + r) * sh->kernel_w + s;
+            const uint64_t *bits = w->sbits + i * sp;
+            const int64_t *pre = w->spre + i * sp;
+            const char *values =
+                stream_is_channel(w, kernel_shift(sh, s))
+                    ? w->cv + start * (int64_t)es
+                    : w->vbuf + (s * w->region + start + cs->phase_start[ph]) * (int64_t)es;
+            const int64_t a = rank(bits, pre, first);
+            kernel_line line = {bits + (first >> 6), w->valid, values + a * (int64_t)es,
+                                (int)(first & 63)};
+            w->lines[row] = line;
+            w->row_nnz[row] = rank(bits, pre, first + w->ncols) - a;
+        }
+    }
+}
+
+/* The lines of the 32 masks m that are not zero, as bits (with SSE2, a
+ * compare and a movemask per 4 lines: the scalar loop cost as much as
+ * the masks themselves at high sparsity).  In a last tile row of fewer
+ * than 32 lines, the masks past the matrix are the allocation's zeros. */
+static inline uint32_t nonzero_lines(const uint32_t *m)
+{
+    uint32_t zero = 0;
+#ifdef __SSE2__
+    const __m128i z = _mm_setzero_si128();
+    for (int l = 0; l < LOOM__TILE; l += 4) {
+        const __m128i v = _mm_loadu_si128((const __m128i *)(m + l));
+        zero |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, z))) << l;
+    }
+#else
+    for (int l = 0; l < LOOM__TILE; l++)
+        zero |= (uint32_t)(m[l] == 0) << l;
+#endif
+    return ~zero;
+}
+
+/* Tiles per pass of tile_row: a pass's masks (16 x 128 bytes) stay in the
+ * L1 cache between its two halves. */
+#define TILE_ROW_PASS 16
+
+/* Tile row ti of the output: its masks, tile offsets and values, from
+ * dst to dst_end, TILE_ROW_PASS tiles at a time.  First the masks, a line
+ * at a time: its window's words are funnel shifts of consecutive words of
+ * its stream, by one count, AND valid.  Then the values, tile by tile, of
+ * the lines that are not empty there: a line's run in a tile starts where
+ * its run in the tile before ended, so each line keeps a running pointer
+ * (no rank per mask).  es is a constant in each caller, so that the
+ * copies are plain moves. */
+static inline __attribute__((always_inline)) void
+tile_row(const bitmap_work *w, loom_bitmap *b, int64_t ti, const size_t es, char *dst,
+         const char *dst_end)
+{
+    const int64_t tc = w->tile_cols, full_pairs = tc / 2, pairs = (tc + 1) / 2;
     const int lines = (int)((ti + 1) * LOOM__TILE <= w->rows ? LOOM__TILE : w->rows - ti * LOOM__TILE);
     const kernel_line *line = w->lines + ti * LOOM__TILE;
     uint32_t *masks = b->masks + ti * tc * LOOM__TILE;
+    int64_t *tile_offsets = b->tile_offsets + ti * tc;
     /* The window's bits past the output's last column are the next slots':
      * keep only the columns of the last 64-bit piece. */
     const int64_t last_bits = w->ncols - (pairs - 1) * 64;
     const uint64_t last_keep = last_bits >= 64 ? ~0ull : (1ull << last_bits) - 1ull;
-    for (int64_t i = 0; i < pairs; i++) {
-        const uint64_t keep = i == pairs - 1 ? last_keep : ~0ull;
-        uint32_t *lo_masks = masks + 2 * i * LOOM__TILE, *hi_masks = lo_masks + LOOM__TILE;
-        uint32_t nz_lo = 0, nz_hi = 0;
-        for (int l = 0; l < lines; l++) {
-            const uint64_t v = window64(line[l].bits, line[l].first + i * 64) & keep;
-            const uint32_t lo = (uint32_t)v, hi = (uint32_t)(v >> 32);
-            lo_masks[l] = lo;
-            nz_lo |= (uint32_t)(lo != 0) << l;
-            if (2 * i + 1 < tc) /* (not past the last tile) */
-                hi_masks[l] = hi;
-            nz_hi |= (uint32_t)(hi != 0) << l;
-        }
-        nz[2 * i] = nz_lo;
-        nz[2 * i + 1] = nz_hi;
-    }
+    const char *next[LOOM__TILE]; /* each line's next value */
+    for (int l = 0; l < lines; l++)
+        next[l] = line[l].values;
     const char *const start = dst;
-    for (int64_t tj = 0; tj < tc; tj++) {
-        b->tile_offsets[ti * tc + tj] = w->tile_row_start[ti] + (int64_t)((size_t)(dst - start) / es);
-        for (uint32_t u = nz[tj]; u; u &= u - 1) {
-            const int l = __builtin_ctz(u);
-            const int64_t k = line[l].first + tj * LOOM__TILE;
-            /* A line has at most 32 values; blocks run at most 63 bytes past. */
-            const size_t bytes = (size_t)__builtin_popcount(masks[tj * LOOM__TILE + l]) * es;
-            put_values(dst, line[l].values + rank(line[l].bits, line[l].pre, k) * (int64_t)es,
-                       bytes, dst_end - dst >= (ptrdiff_t)(LOOM__TILE * es + 64));
-            dst += bytes;
+    for (int64_t i0 = 0; i0 < pairs; i0 += TILE_ROW_PASS / 2) {
+        const int64_t i1 = i0 + TILE_ROW_PASS / 2 < pairs ? i0 + TILE_ROW_PASS / 2 : pairs;
+        /* Pairs of whole tiles whose bits are all the output's. */
+        const int64_t whole = i1 < pairs - 1 ? i1 : pairs - 1;
+        for (int l = 0; l < lines; l++) {
+            const uint64_t *word = line[l].bits, *v = line[l].valid;
+            const int o = line[l].first;
+            uint32_t *m = masks + l;
+            for (int64_t i = i0; i < whole; i++) {
+                const uint64_t x = (word[i] >> o | (word[i + 1] << 1) << (63 - o)) & v[i];
+                m[2 * i * LOOM__TILE] = (uint32_t)x;
+                m[(2 * i + 1) * LOOM__TILE] = (uint32_t)(x >> 32);
+            }
+            if (whole < i1) { /* the last pair: its last tile may be past the output */
+                const int64_t i = pairs - 1;
+                const uint64_t x =
+                    (word[i] >> o | (word[i + 1] << 1) << (63 - o)) & v[i] & last_keep;
+                m[2 * i * LOOM__TILE] = (uint32_t)x;
+                if (full_pairs == pairs)
+                    m[(2 * i + 1) * LOOM__TILE] = (uint32_t)(x >> 32);
+            }
+        }
+        const int64_t tj1 = 2 * i1 < tc ? 2 * i1 : tc;
+        for (int64_t tj = 2 * i0; tj < tj1; tj++) {
+            const uint32_t *m = masks + tj * LOOM__TILE;
+            tile_offsets[tj] = w->tile_row_start[ti] + (int64_t)((size_t)(dst - start) / es);
+            for (uint32_t u = nonzero_lines(m); u; u &= u - 1) {
+                const int l = __builtin_ctz(u);
+                /* A line has at most 32 values; blocks run at most 63 bytes past. */
+                const size_t bytes = (size_t)__builtin_popcount(m[l]) * es;
+                put_values(dst, next[l], bytes, dst_end - dst >= (ptrdiff_t)(LOOM__TILE * es + 64));
+                next[l] += bytes;
+                dst += bytes;
+            }
         }
     }
 }
 
 typedef struct bitmap_scratch {
-    uint64_t *rb, *sbits;
-    int64_t *pre, *row_start, *cur, *spre, *vstart, *row_nnz, *tile_row_start;
+    uint64_t *sbits, *rb, *valid;
+    int64_t *spre, *pre, *cur, *phase_start, *count, *valid_pre, *row_nnz, *tile_row_start;
     char *cv, *vbuf;
     kernel_line *lines;
-    uint32_t *nz;
 } bitmap_scratch;
 
 static void scratch_free(bitmap_scratch *s)
 {
-    loom__free(s->rb);
     loom__free(s->sbits);
-    loom__free(s->pre);
-    loom__free(s->row_start);
-    loom__free(s->cur);
+    loom__free(s->rb);
+    loom__free(s->valid);
     loom__free(s->spre);
-    loom__free(s->vstart);
+    loom__free(s->pre);
+    loom__free(s->cur);
+    loom__free(s->phase_start);
+    loom__free(s->count);
+    loom__free(s->valid_pre);
     loom__free(s->row_nnz);
     loom__free(s->tile_row_start);
     loom__free(s->cv);
     loom__free(s->vbuf);
     loom__free(s->lines);
-    loom__free(s->nz);
 }
 
 loom_status loom__omp_im2col_bitmap(loom_context *ctx, const loom_conv_shape *sh, int64_t out_h,
@@ -453,183 +846,98 @@ loom_status loom__omp_im2col_bitmap(loom_context *ctx, const loom_conv_shape *sh
     const int64_t rows = sh->channels * sh->kernel_h * sh->kernel_w, ncols = out_h * out_w;
     const int64_t x_rows = sh->channels * sh->height, x_row0 = image * x_rows;
     const int64_t pitch = (sh->width + 63) / 64 + 1;
-    /* The input tile rows that hold the image's rows: xt0 .. xt1-1. */
-    const int64_t xt0 = x_row0 / LOOM__TILE, xt1 = (x_row0 + x_rows + LOOM__TILE - 1) / LOOM__TILE;
-    const int64_t x_nnz = x->tile_offsets[xt1 * x->tile_cols] - x->tile_offsets[xt0 * x->tile_cols];
+    const int64_t x_base = values_before(x, x_row0);
+    const int64_t x_nnz = values_before(x, x_row0 + x_rows) - x_base;
     const int threads = ctx && ctx->threads > 0 ? ctx->threads : omp_get_max_threads();
+    /* A base stream per channel (see the top of this section), for shifts
+     * that keep a window within a word of its slot? */
+    const bool base = sh->stride_w == 1 && sh->stride_h == 1 && sh->width <= out_w &&
+                      kernel_shift(sh, 0) >= -63 && kernel_shift(sh, sh->kernel_w - 1) <= 63;
     stream_shape ss;
     ss.slots = (sh->kernel_h - 1) * sh->dilation_h / sh->stride_h + out_h;
     ss.words = (ss.slots * out_w + 63) / 64 + 2;
-    ss.count = sh->channels * sh->kernel_w * sh->stride_h;
+    ss.count = base ? sh->channels : sh->channels * sh->kernel_w * sh->stride_h;
     loom_bitmap *b = NULL;
     loom_status st = loom__bitmap_alloc(rows, ncols, 0, LOOM_BITMAP_ROWS, x->dtype, &b);
     if (st != LOOM_SUCCESS)
         return st;
     const int64_t tile_rows = b->v.tile_rows, tc = b->v.tile_cols, tiles = tile_rows * tc;
+    const size_t row_words = (size_t)(threads * sh->height * pitch);
+    const size_t stream_words = (size_t)(ss.count * STREAM_PITCH(ss));
+    const int64_t counts = base ? sh->kernel_w * (sh->height + 1) : 1;
     bitmap_scratch s = {
-        loom__malloc((size_t)(x_rows * pitch) * sizeof(uint64_t)),
-        loom__malloc((size_t)(ss.count * ss.words) * sizeof(uint64_t)),
-        loom__malloc((size_t)(x_rows * pitch) * sizeof(int64_t)),
-        loom__malloc((size_t)(x_rows + 1) * sizeof(int64_t)),
-        loom__malloc((size_t)((xt1 - xt0) * x->tile_cols) * sizeof(int64_t)),
-        loom__malloc((size_t)(ss.count * ss.words) * sizeof(int64_t)),
-        loom__malloc((size_t)(ss.count + 1) * sizeof(int64_t)),
+        loom__malloc(stream_words * sizeof(uint64_t)),
+        loom__malloc(row_words * sizeof(uint64_t)),
+        loom__malloc((size_t)((base ? sh->kernel_w : 1) * ss.words) * sizeof(uint64_t)),
+        loom__malloc(stream_words * sizeof(int64_t)),
+        loom__malloc(row_words * sizeof(int64_t)),
+        loom__malloc((size_t)(threads * x->tile_cols) * sizeof(int64_t)),
+        loom__malloc((size_t)(threads * (sh->stride_h + 1)) * sizeof(int64_t)),
+        loom__malloc((size_t)(threads * counts) * sizeof(int64_t)),
+        loom__malloc((size_t)ss.words * sizeof(int64_t)),
         loom__malloc((size_t)rows * sizeof(int64_t)),
         loom__malloc((size_t)(tile_rows + 1) * sizeof(int64_t)),
         loom__malloc((size_t)x_nnz * es + 256),
-        NULL, /* vbuf, once its size is known */
+        loom__malloc((size_t)(sh->kernel_w * x_nnz) * es + 256),
         loom__malloc((size_t)rows * sizeof(kernel_line)),
-        loom__malloc((size_t)(threads * (tc + 1)) * sizeof(uint32_t)),
     };
-    if (!s.rb || !s.sbits || !s.pre || !s.row_start || !s.cur || !s.spre || !s.vstart ||
-        !s.row_nnz || !s.tile_row_start || !s.cv || !s.lines || !s.nz) {
+    if (!s.sbits || !s.rb || !s.valid || !s.spre || !s.pre || !s.cur || !s.phase_start ||
+        !s.count || !s.valid_pre || !s.row_nnz || !s.tile_row_start || !s.cv || !s.vbuf ||
+        !s.lines) {
         scratch_free(&s);
         loom_bitmap_destroy(&b);
         return loom__error(LOOM_ERR_OUT_OF_MEMORY, "im2col (bitmap): out of memory");
     }
+    /* The bytes to spare that block copies read past the last values. */
     memset(s.cv + x_nnz * (int64_t)es, 0, 256);
-    bitmap_work w = {sh,      out_h,  out_w,    ncols, rows,    tc,      ss,
-                     es,      pitch,  s.rb,     s.pre, s.row_start, s.cv, s.sbits,
-                     s.spre,  s.vstart, NULL,   s.lines, s.row_nnz, s.tile_row_start};
+    memset(s.vbuf + sh->kernel_w * x_nnz * (int64_t)es, 0, 256);
+    bitmap_work w = {sh,     x,       out_h,  out_w,   ncols,  rows,  tc,     ss,
+                     es,     base,    x_row0, x_base,  pitch,  x_nnz, s.cv,   s.vbuf,
+                     s.valid, s.sbits, s.spre, s.lines, s.row_nnz, s.tile_row_start};
+    if (base)
+        for (int64_t ks = 0; ks < sh->kernel_w; ks++)
+            valid_bits(&w, kernel_shift(sh, ks), s.valid + ks * ss.words, s.valid_pre);
+    else
+        for (int64_t j = 0; j < ss.words; j++)
+            s.valid[j] = ~0ull;
     void *values = NULL;
     bool ok = true;
 #pragma omp parallel num_threads(threads)
     {
-        /* The image's rows: bits and counts. */
+        const int t = omp_get_thread_num();
+        channel_scratch cs = {s.rb + t * sh->height * pitch, s.pre + t * sh->height * pitch,
+                              s.cur + t * x->tile_cols, s.phase_start + t * (sh->stride_h + 1),
+                              s.count + t * counts};
 #pragma omp for schedule(static)
-        for (int64_t rel = 0; rel < x_rows; rel++) {
-            const int64_t xr = x_row0 + rel;
-            uint64_t *word = s.rb + rel * pitch;
-            int64_t *pre = s.pre + rel * pitch, n = 0;
-            for (int64_t i = 0; i < pitch - 1; i++) {
-                uint64_t v = x_mask(x, xr, 2 * i);
-                if (2 * i + 1 < x->tile_cols)
-                    v |= (uint64_t)x_mask(x, xr, 2 * i + 1) << 32;
-                word[i] = v;
-                pre[i] = n; /* from the row's start until its start is known */
-                n += __builtin_popcountll(v);
-            }
-            word[pitch - 1] = 0;
-            pre[pitch - 1] = n;
-            s.row_start[rel + 1] = n;
-        }
-#pragma omp single
-        {
-            s.row_start[0] = 0;
-            for (int64_t rel = 0; rel < x_rows; rel++)
-                s.row_start[rel + 1] += s.row_start[rel];
-        }
-        /* Their values into cv, row after row, an input tile row at a time
-         * (in order, so in 64-byte blocks); cur[tw] is the next value of
-         * input tile tw. */
-#pragma omp for schedule(static) nowait
-        for (int64_t xt = xt0; xt < xt1; xt++) {
-            const int64_t l0 = x_row0 - xt * LOOM__TILE > 0 ? x_row0 - xt * LOOM__TILE : 0;
-            const int64_t l1 = x_row0 + x_rows - xt * LOOM__TILE < LOOM__TILE
-                                   ? x_row0 + x_rows - xt * LOOM__TILE
-                                   : LOOM__TILE;
-            const int64_t rel0 = xt * LOOM__TILE + l0 - x_row0;
-            int64_t *cur = s.cur + (xt - xt0) * x->tile_cols;
-            for (int64_t tw = 0; tw < x->tile_cols; tw++) {
-                const int64_t t = xt * x->tile_cols + tw;
-                cur[tw] = x->tile_offsets[t];
-                for (int64_t l = 0; l < l0; l++) /* rows before the image */
-                    cur[tw] += __builtin_popcount(x->masks[t * LOOM__TILE + l]);
-            }
-            char *dst = s.cv + s.row_start[rel0] * (int64_t)es;
-            const char *dst_end = s.cv + s.row_start[rel0 + (l1 - l0)] * (int64_t)es;
-            const char *src_end = (const char *)x->values + x->nnz * (int64_t)es;
-            for (int64_t l = l0; l < l1; l++) {
-                const int64_t rel = rel0 + (l - l0);
-                for (int64_t i = 0; i < pitch; i++)
-                    s.pre[rel * pitch + i] += s.row_start[rel];
-                for (int64_t tw = 0; tw < x->tile_cols; tw++) {
-                    const int n = __builtin_popcount(x->masks[(xt * x->tile_cols + tw) * LOOM__TILE + l]);
-                    if (!n)
-                        continue;
-                    const char *src = (const char *)x->values + cur[tw] * (int64_t)es;
-                    const size_t bytes = (size_t)n * es;
-                    put_values(dst, src, bytes,
-                               dst_end - dst >= (ptrdiff_t)bytes + 64 &&
-                                   src_end - src >= (ptrdiff_t)bytes + 64);
-                    dst += bytes;
-                    cur[tw] += n;
-                }
-            }
-        }
-        /* Where each output row's window lies in its stream. */
-#pragma omp for schedule(static) nowait
         for (int64_t c = 0; c < sh->channels; c++)
-            for (int64_t r = 0; r < sh->kernel_h; r++) {
-                const int64_t g = r * sh->dilation_h, first = g / sh->stride_h * out_w;
-                for (int64_t ks = 0; ks < sh->kernel_w; ks++) {
-                    const int64_t i = (c * sh->kernel_w + ks) * sh->stride_h + g % sh->stride_h;
-                    s.lines[(c * sh->kernel_h + r) * sh->kernel_w + ks] =
-                        (kernel_line){s.sbits + i * ss.words + (first >> 6),
-                                      s.spre + i * ss.words + (first >> 6), NULL,
-                                      (int)(first & 63)};
-                }
-            }
-        /* The streams' bits and counts. */
-#pragma omp for schedule(static)
-        for (int64_t i = 0; i < ss.count; i++) {
-            const int64_t n = stream_bits(&w, i);
-            const int64_t ks = i / sh->stride_h % sh->kernel_w;
-            s.vstart[i + 1] = stream_is_channel(&w, kernel_shift(sh, ks)) ? 0 : n;
-        }
-#pragma omp single
+            channel_pass(&w, c, &cs);
+        /* On the calling thread (master, not single): glibc serves another
+         * thread from that thread's arena, which trims itself when the
+         * caller frees the matrix, so the next call's values page-fault
+         * again (at 75% on 2 threads, about 900 faults a call). */
+#pragma omp master
         {
-            s.vstart[0] = 0;
-            for (int64_t i = 0; i < ss.count; i++)
-                s.vstart[i + 1] += s.vstart[i];
-            s.vbuf = loom__malloc((size_t)s.vstart[ss.count] * es + 256);
-            if (s.vbuf)
-                memset(s.vbuf + s.vstart[ss.count] * (int64_t)es, 0, 256);
-            w.vbuf = s.vbuf;
-            ok = s.vbuf != NULL;
-        }
-        if (ok) {
-            /* The values of the streams that are not a channel's rows. */
-#pragma omp for schedule(static) nowait
-            for (int64_t i = 0; i < ss.count; i++)
-                if (s.vstart[i + 1] != s.vstart[i])
-                    stream_values(&w, i);
-            /* Each output row's values, and its count. */
-#pragma omp for schedule(static)
-            for (int64_t row = 0; row < rows; row++) {
-                kernel_line *line = s.lines + row;
-                const int64_t i = (line->bits - s.sbits) / ss.words;
-                const int64_t ks = row % sh->kernel_w, c = row / (sh->kernel_h * sh->kernel_w);
-                line->values = stream_is_channel(&w, kernel_shift(sh, ks))
-                                   ? s.cv + s.row_start[c * sh->height] * (int64_t)es
-                                   : s.vbuf + s.vstart[i] * (int64_t)es;
-                s.row_nnz[row] = rank(line->bits, line->pre, line->first + ncols) -
-                                 rank(line->bits, line->pre, line->first);
+            s.tile_row_start[0] = 0;
+            for (int64_t ti = 0; ti < tile_rows; ti++) {
+                int64_t n = s.tile_row_start[ti];
+                for (int64_t row = ti * LOOM__TILE; row < rows && row < (ti + 1) * LOOM__TILE; row++)
+                    n += s.row_nnz[row];
+                s.tile_row_start[ti + 1] = n;
             }
-#pragma omp single
-            {
-                s.tile_row_start[0] = 0;
-                for (int64_t ti = 0; ti < tile_rows; ti++) {
-                    int64_t n = s.tile_row_start[ti];
-                    for (int64_t row = ti * LOOM__TILE; row < rows && row < (ti + 1) * LOOM__TILE; row++)
-                        n += s.row_nnz[row];
-                    s.tile_row_start[ti + 1] = n;
-                }
-                values = loom__malloc((size_t)(s.tile_row_start[tile_rows] ? s.tile_row_start[tile_rows] : 1) * es);
-                ok = values != NULL;
-            }
+            values = loom__malloc((size_t)(s.tile_row_start[tile_rows] ? s.tile_row_start[tile_rows] : 1) * es);
+            ok = values != NULL;
         }
+#pragma omp barrier
         /* The output, a tile row at a time. */
         if (ok) {
-            uint32_t *nz = s.nz + omp_get_thread_num() * (tc + 1);
 #pragma omp for schedule(static)
             for (int64_t ti = 0; ti < tile_rows; ti++) {
                 char *dst = (char *)values + s.tile_row_start[ti] * (int64_t)es;
                 const char *dst_end = (const char *)values + s.tile_row_start[ti + 1] * (int64_t)es;
                 if (es == 4)
-                    tile_row(&w, b, ti, nz, 4, dst, dst_end);
+                    tile_row(&w, b, ti, 4, dst, dst_end);
                 else
-                    tile_row(&w, b, ti, nz, 8, dst, dst_end);
+                    tile_row(&w, b, ti, 8, dst, dst_end);
             }
         }
     }
