@@ -110,6 +110,8 @@ static void load(void)
         topo.packages = 1;
     /* Without numbers, assume a modest x86 core: 32 KiB L1d, 512 KiB L2,
      * 8 MiB shared LLC. */
+    topo.l2_source = topo.l2 ? "hwloc" : "assumed";
+    topo.llc_source = topo.llc ? "hwloc" : "assumed";
     if (!topo.l1d)
         topo.l1d = 32u << 10;
     if (!topo.l2)
