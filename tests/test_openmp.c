@@ -11,9 +11,10 @@
  * chunks, empty rows).
  *
  * The N = 1 RB+SR kernel on a sliced copy of A (rows in vector lanes) is
- * forced in place on a third of the cases (LOOM_OMP_SLICES_ALWAYS), the
- * globally sorted copy (empty rows left out) on another third
- * (LOOM_OMP_SLICES_SORTED; otherwise the plan races them and keeps the
+ * forced in place on a quarter of the cases (LOOM_OMP_SLICES_ALWAYS), the
+ * sorted copy (empty rows left out) on another quarter
+ * (LOOM_OMP_SLICES_SORTED) and sorted in windows of 128 rows on a third
+ * (LOOM_OMP_SELL_WINDOW; otherwise the plan races them and keeps the
  * fastest), and test_powerlaw_spmv runs every mode on R-MAT-like inputs;
  * the persistent team of workers runs every other pair of cases
  * (LOOM_OMP_TEAM=1), and the one-thread shortcut for small products is off
@@ -117,15 +118,22 @@ static long cases_run;
 static int force_slices = -1;
 
 /* N = 1 RB+SR's sliced copies of A: 0 as the plan races them, 1 the
- * in-place copy forced (LOOM_OMP_SLICES_ALWAYS), 2 the globally sorted
- * copy with empty rows out of the slices forced (LOOM_OMP_SLICES_SORTED). */
+ * in-place copy forced (LOOM_OMP_SLICES_ALWAYS), 2 the sorted copy with
+ * empty rows out of the slices forced (LOOM_OMP_SLICES_SORTED; these
+ * matrices fit in one window of rows), 3 the same sorted in windows of 128
+ * rows (LOOM_OMP_SELL_WINDOW), shared out to threads by whole windows
+ * where there are at least two per thread. */
 static void set_slices_mode(int mode)
 {
+    if (mode == 3)
+        setenv("LOOM_OMP_SELL_WINDOW", "128", 1);
+    else
+        unsetenv("LOOM_OMP_SELL_WINDOW");
     if (mode == 1)
         setenv("LOOM_OMP_SLICES_ALWAYS", "1", 1);
     else
         unsetenv("LOOM_OMP_SLICES_ALWAYS");
-    if (mode == 2)
+    if (mode >= 2)
         setenv("LOOM_OMP_SLICES_SORTED", "1", 1);
     else
         unsetenv("LOOM_OMP_SLICES_SORTED");
@@ -162,9 +170,10 @@ static void check_case(const loom_csr *A, const loom_strategy *s, int64_t n, loo
     /* One thread, then one of the larger counts in turn (every count meets
      * every design over a sweep, at half the cost of all four each time). */
     static unsigned turn;
-    /* The sliced copies: raced (0), in place forced (1), globally sorted
-     * forced (2); (turn / 3) so that every mode meets every thread count. */
-    set_slices_mode(force_slices >= 0 ? force_slices : (int)(turn / 3 % 3));
+    /* The sliced copies: raced (0), in place forced (1), sorted forced (2),
+     * sorted in windows (3); (turn / 3) so that every mode meets every
+     * thread count. */
+    set_slices_mode(force_slices >= 0 ? force_slices : (int)(turn / 3 % 4));
     /* The persistent team (LOOM_OMP_TEAM=1) on every other pair of turns. */
     if (turn % 4 >= 2)
         setenv("LOOM_OMP_TEAM", "1", 1);
@@ -364,7 +373,8 @@ static void test_skewed_random(void **state)
 }
 
 /* N = 1 RB+SR on power-law inputs in every slices mode (raced, in place,
- * globally sorted with the empty rows out of the slices), both dtypes,
+ * sorted with the empty rows out of the slices, in one window of rows and
+ * in many), both dtypes,
  * beta 0 and not, unit and strided y (and strided x, which takes the CSR
  * kernel), 1, 2, 3 and 7 threads: every mode meets every thread count. */
 static void test_powerlaw_spmv(void **state)
@@ -387,7 +397,7 @@ static void test_powerlaw_spmv(void **state)
         for (int d = 0; d < 2; d++) {
             loom_csr *A = powerlaw_matrix((loom_dtype)d, shapes[m][0], shapes[m][1],
                                           (int)shapes[m][2], 500 + m);
-            for (force_slices = 0; force_slices < 3; force_slices++)
+            for (force_slices = 0; force_slices < 4; force_slices++)
                 for (size_t u = 0; u < COUNT(uses); u++)
                     check_case(A, &s, 1, uses[u].xl, uses[u].yl, uses[u].pad, uses[u].alpha,
                                uses[u].beta, 600 + 10 * m + u, "power law");
@@ -502,11 +512,11 @@ static void test_relabel_spmv(void **state)
             for (size_t k = 0; k < COUNT(designs); k++) {
                 loom_strategy s;
                 CHECK(loom_strategy_parse(designs[k], &s));
-                /* RB+SR: raced, in place, globally sorted, CSR (no slices). */
-                const int modes = k == 0 ? 4 : 1;
+                /* RB+SR: raced, in place, sorted, sorted in windows, CSR. */
+                const int modes = k == 0 ? 5 : 1;
                 for (int mode = 0; mode < modes; mode++) {
-                    force_slices = mode < 3 ? mode : 0;
-                    if (mode == 3)
+                    force_slices = mode < 4 ? mode : 0;
+                    if (mode == 4)
                         setenv("LOOM_OMP_NO_SLICES", "1", 1);
                     for (size_t u = 0; u < COUNT(uses); u++)
                         check_case(A, &s, 1, uses[u].xl, uses[u].yl, uses[u].pad, uses[u].alpha,

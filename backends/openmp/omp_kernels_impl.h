@@ -22,7 +22,7 @@
  * row): RB+SR interleaves four rows' chains (rb_sr_rows_n1), or, where the
  * plan made a sliced copy of A, puts one row per vector lane
  * (sell_slices_n1, masked so padding never reaches an accumulator; in the
- * globally sorted copy the empty rows get their finish from
+ * sorted copy the empty rows get their finish from
  * sell_empty_rows instead of a lane); RB+PR
  * puts its w lanes in a vector.  RM versus CM changes nothing here: both
  * layouts of Y are written by the same loops (strided stores for
@@ -433,7 +433,7 @@ static void KS(sell_slices_n1)(const ompk_args *g, int64_t s0, int64_t s1, real 
         KS(sell_emit)(g, s, acc0, alpha, beta, y, ys);
     }
 }
-/* The empty rows of the globally sorted copy, rows [r0, r1) (r0 a multiple
+/* The empty rows of the sorted copy, rows [r0, r1) (r0 a multiple
  * of 64): each gets the finish of an empty sum, acc = +0 (order_rb_sr.h),
  * found by the bitmap, so the slices spend no lane on them.  Contiguous y
  * takes VL rows per masked store (6x faster than a store per row on Zen
@@ -737,6 +737,16 @@ static void KS(rb_share)(const ompk_args *g, int tid, int nth, real alpha, real 
 {
     if (g->sell_h) {
 #if defined(VF_HAS_GATHER)
+        if (g->sell_win_part) {
+            for (int p = tid; p < g->parts; p += nth)
+                for (int64_t w = g->sell_win_part[p]; w < g->sell_win_part[p + 1]; w++) {
+                    const int64_t r0 = w * g->sell_window;
+                    KS(sell_slices_n1)(g, g->sell_win_slice[w], g->sell_win_slice[w + 1], alpha, beta);
+                    KS(sell_empty_rows)(g, r0, r0 + g->sell_window < g->rows ? r0 + g->sell_window : g->rows,
+                                        alpha, beta);
+                }
+            return;
+        }
         for (int p = tid; p < g->parts; p += nth) {
             KS(sell_slices_n1)(g, g->sell_part[p], g->sell_part[p + 1], alpha, beta);
             if (g->sell_empty)

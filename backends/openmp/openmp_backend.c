@@ -4,17 +4,18 @@
  * reference.  Planning picks the kernel for this CPU (AVX-512, AVX2 or
  * portable), the thread count and placement (hwloc), the split of rows
  * between threads, and for N = 1 RB+SR a sliced copy of A with rows in
- * vector lanes (rows in place, or sorted by length over the whole matrix
- * with the empty rows left out) where that runs faster (omp_sell.c), and
- * for N = 1 whether to relabel A's columns so x's hot entries share cache
- * lines (omp_relabel.c, where x exceeds the L2); execution gathers x into
- * that order or packs column-major X when it has to, and runs the kernel
- * (omp_kernels_impl.h).
+ * vector lanes (rows in place, or sorted by length inside windows of an
+ * L2's worth of y with the empty rows left out) where that runs faster
+ * (omp_sell.c), and for N = 1 whether to relabel A's columns so x's hot
+ * entries share cache lines (omp_relabel.c, where x exceeds the L2);
+ * execution gathers x into that order or packs column-major X when it has
+ * to, and runs the kernel (omp_kernels_impl.h).
  *
  * Environment (for measurements and tests): LOOM_OMP_NO_SLICES (no sliced
  * copy), LOOM_OMP_SLICES_ALWAYS (make and keep the in-place one whatever
- * it costs), LOOM_OMP_SLICES_SORTED (make and keep the globally sorted
- * one), LOOM_OMP_NO_SORTED (never try the globally sorted one),
+ * it costs), LOOM_OMP_SLICES_SORTED (make and keep the sorted one),
+ * LOOM_OMP_NO_SORTED (never try the sorted one), LOOM_OMP_SELL_WINDOW
+ * (rows per window of the sorted one; default: y of a window fills the L2),
  * LOOM_OMP_NO_INTERLEAVE (the one-row-at-a-time RB+SR kernels),
  * LOOM_OMP_SERIAL_WORK (nnz*N below which one thread runs; default 4096),
  * LOOM_OMP_RELABEL=0|1 (N = 1: never / always relabel A's columns by
@@ -202,7 +203,7 @@ static loom_status openmp_plan_prepare(loom_plan *plan)
     const int h = omp_sell_height(d->isa, plan->dtype);
     if (plan->strategy.mloop == LOOM_M_RB && plan->strategy.kloop == LOOM_K_SR && plan->n == 1 &&
         h > 0 && A->nnz > 0 && !getenv("LOOM_OMP_NO_SLICES")) {
-        loom_status st = omp_sell_choose(&d->sell, &relabeled, es, h, d->spmm, &d->base);
+        loom_status st = omp_sell_choose(&d->sell, &relabeled, es, h, topo->l2, d->spmm, &d->base);
         if (st != LOOM_SUCCESS)
             return st;
     }
@@ -293,11 +294,18 @@ static void openmp_plan_explain(const loom_plan *plan, char *buf, size_t len)
                  d ? omp_isa_name(d->isa) : "?");
         return;
     }
-    const char *layout = "CSR";
-    if (d->sell.h)
-        layout = d->sell.rows32 ? "sliced copy, non-empty rows sorted by length"
+    const omp_topology *topo = omp_topology_get();
+    char layout[200] = "CSR";
+    if (d->sell.h && d->sell.rows32 && d->sell.windows > 1)
+        snprintf(layout, sizeof layout,
+                 "sliced copy, non-empty rows sorted by length in windows of %lld rows "
+                 "(y of a window fills the L2, %zu KiB, %s)",
+                 (long long)d->sell.window, topo->l2 >> 10, topo->l2_source);
+    else if (d->sell.h)
+        snprintf(layout, sizeof layout, "%s",
+                 d->sell.rows32 ? "sliced copy, non-empty rows sorted by length"
                  : d->sell.rows ? "sliced copy, rows sorted by length in windows"
-                                : "sliced copy, rows in order";
+                                : "sliced copy, rows in order");
     snprintf(buf, len, "openmp: %d thread(s), %s kernels, A as %s\nopenmp: x: %s",
              d->base.threads, omp_isa_name(d->isa),
              plan->strategy.mloop == LOOM_M_RB && plan->strategy.kloop == LOOM_K_SR ? layout : "CSR",
