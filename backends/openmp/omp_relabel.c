@@ -16,12 +16,14 @@
  * the address each value of x is read from moves.
  *
  * The order: the hot columns (the most read ones, as many as fill a
- * quarter of the L2) first, then the other non-empty columns; each group
- * in A's order, so cold columns keep their neighbours and the gather reads
- * x in two ascending runs.  (Measured on the Zen 4 VM, bench/results/cpu-
- * 2026-11-25-spmv-floor: as fast as or faster than a full order by degree
- * class, floor(log2(degree)), which splits a band's neighbouring columns
- * between classes, and than dropping the empty columns alone.)
+ * quarter of the L2) first, by degree, highest first; then the other
+ * non-empty columns in A's order, so cold columns keep their neighbours
+ * and the gather reads most of x in one ascending run.  (Measured on the
+ * Zen 4 VM, bench/results/cpu-2026-11-25-spmv-floor: as fast as or faster
+ * than a full order by degree class, floor(log2(degree)), which splits
+ * neighbouring cold columns between classes, and than dropping the empty
+ * columns alone; the hot group by degree rather than in A's order gained
+ * 2% on R-MAT s21.)
  */
 #include "config.h"
 #include "loom_internal.h"
@@ -156,12 +158,25 @@ loom_status omp_relabel_plan(omp_relabel *r, const loom_csr *A, size_t es, size_
     r->src = loom__malloc((size_t)kp * sizeof *r->src);
     if (!r->src)
         goto oom;
-    for (int64_t c = 0, h = 0, w = hot; c < cols; c++) {
-        const int64_t j = deg[c] >= d_hot ? h++ : deg[c] > 0 ? w++ : -1;
+    /* Hot columns by degree, highest first (a counting sort over hist;
+     * ties in A's order), so the most read share the L1 too; then the
+     * others in A's order. */
+    int64_t *pos = loom__calloc(HIST_CAP + 1, sizeof *pos);
+    if (!pos)
+        goto oom;
+    for (int64_t d = HIST_CAP, at = 0; d >= d_hot; d--) {
+        pos[d] = at;
+        at += hist[d];
+    }
+    for (int64_t c = 0, w = hot; c < cols; c++) {
+        const int64_t j = deg[c] >= d_hot ? pos[deg[c] < HIST_CAP ? deg[c] : HIST_CAP]++
+                          : deg[c] > 0    ? w++
+                                          : -1;
         new_of[c] = (int32_t)j;
         if (j >= 0)
             r->src[j] = (int32_t)c;
     }
+    loom__free(pos);
     /* The shares of x's reads that an L2's worth of x would take: its
      * hottest lines as the columns lie, its first columns relabeled. */
     const int64_t budget_cols = (int64_t)(l2 / es), budget_lines = (int64_t)(l2 / 64);
