@@ -380,7 +380,7 @@ OMPK_INLINE vec KS(sell_step_m)(const real *ap, const int32_t *cp, const real *x
     return V(fma_m)(V(load)(ap), V(gather)(x, V(idx_load)(cp)), acc, V(active)(len, t));
 }
 
-static void KS(sell_slices_n1)(const ompk_args *g, int64_t s0, int64_t s1, real alpha, real beta)
+static __attribute__((noinline)) void KS(sell_slices_n1)(const ompk_args *g, int64_t s0, int64_t s1, real alpha, real beta)
 {
     const real *va = g->sell_vals;
     const int32_t *vc = g->sell_cols, *lens = g->sell_len, *mins = g->sell_min;
@@ -737,21 +737,24 @@ static void KS(rb_share)(const ompk_args *g, int tid, int nth, real alpha, real 
 {
     if (g->sell_h) {
 #if defined(VF_HAS_GATHER)
-        if (g->sell_win_part) {
-            for (int p = tid; p < g->parts; p += nth)
-                for (int64_t w = g->sell_win_part[p]; w < g->sell_win_part[p + 1]; w++) {
-                    const int64_t r0 = w * g->sell_window;
-                    KS(sell_slices_n1)(g, g->sell_win_slice[w], g->sell_win_slice[w + 1], alpha, beta);
-                    KS(sell_empty_rows)(g, r0, r0 + g->sell_window < g->rows ? r0 + g->sell_window : g->rows,
-                                        alpha, beta);
-                }
-            return;
-        }
-        for (int p = tid; p < g->parts; p += nth) {
-            KS(sell_slices_n1)(g, g->sell_part[p], g->sell_part[p + 1], alpha, beta);
-            if (g->sell_empty)
-                KS(sell_empty_rows)(g, g->sell_empty_part[p], g->sell_empty_part[p + 1], alpha, beta);
-        }
+        /* One call site each for the slices and the empty rows (a second
+         * one made GCC stop inlining them, and the in-place copy's SpMV
+         * of the band ran 15% slower). */
+        const int64_t *wp = g->sell_win_part;
+        for (int p = tid; p < g->parts; p += nth)
+            for (int64_t w = wp ? wp[p] : 0; w < (wp ? wp[p + 1] : 1); w++) {
+                /* a window of the sorted copy, or the part's whole share */
+                const int64_t r0 = w * g->sell_window;
+                const int64_t s0 = wp ? g->sell_win_slice[w] : g->sell_part[p];
+                const int64_t s1 = wp ? g->sell_win_slice[w + 1] : g->sell_part[p + 1];
+                const int64_t e0 = wp ? r0 : g->sell_empty ? g->sell_empty_part[p] : 0;
+                const int64_t e1 = !wp                             ? (g->sell_empty ? g->sell_empty_part[p + 1] : 0)
+                                   : r0 + g->sell_window < g->rows ? r0 + g->sell_window
+                                                                   : g->rows;
+                KS(sell_slices_n1)(g, s0, s1, alpha, beta);
+                if (g->sell_empty)
+                    KS(sell_empty_rows)(g, e0, e1, alpha, beta);
+            }
 #endif
     } else if (g->mloop == LOOM_M_RB) {
         for (int p = tid; p < g->parts; p += nth)
