@@ -6,9 +6,10 @@
  *
  * On power-law inputs (R-MAT) the SpMV's time was x's gather misses: the
  * hot columns lie apart, one to a cache line, and two thirds of the
- * columns are empty, so the lines the product touches span all of x (8
- * MiB at scale 21, 16 at 22) against a 1 MiB L2.  Relabeled, x' is a
- * third of x and its first quarter-L2 holds the hottest columns.
+ * columns are empty, so the lines the product touches span most of x
+ * (6.2 of 8 MiB at scale 21, 12 of 16 at 22) against a 1 MiB L2.
+ * Relabeled, x' is a third of x and its first quarter-L2 holds the
+ * hottest columns.
  *
  * The bits do not change: each non-zero keeps its place in its row and
  * meets the same value of x (x'[new(c)] == x[c]), so every row's sequence
@@ -106,9 +107,9 @@ static int64_t hot_degree(const int64_t *hist, size_t budget, size_t es)
 
 /* The relabeling pays where x exceeds the L2 and, relabeled, x' either
  * takes at most half the bytes of the lines of x the product touches
- * (empty columns dropped: R-MAT 8 -> 2.6 MiB), or the L2's worth of x's
- * hottest entries would miss at most half as often (hot columns that lay
- * one to a line, packed).  Where neither holds there is nothing to gain
+ * (empty columns dropped: R-MAT s21 6.2 -> 2.6 MiB), or the L2's worth
+ * of x's hottest entries would miss at most half as often (hot columns
+ * that lay one to a line, packed).  Where neither holds there is nothing to gain
  * and the gather to pay: on the band (x read in order, every column used)
  * relabeling made the SpMV 1.4x slower. */
 #define RELABEL_GAIN 0.5

@@ -275,9 +275,9 @@ static int64_t *sell_rows_by_length(const int64_t *ro, int64_t rows, int h, int6
  * the L2 (hwloc's size, omp_topology.c), so they stay in the L2 or the
  * LLC while the window's slices scatter their sums into them and its
  * empty rows are finished, and go to memory once.  Measured on R-MAT s21
- * and s22 (Zen 4 VM, 1 MiB L2): windows of an L2's y ran 12-18% faster
- * than one window of all rows, and 3-5% faster than a quarter or an
- * eighth of it (bench/results/cpu-2026-11-25-spmv-floor).
+ * and s22 (Zen 4 VM, 1 MiB L2, columns relabeled): windows of an L2's y
+ * ran 12-18% faster than one window of all rows, and 3-5% faster than a
+ * quarter or an eighth of it (bench/results/cpu-2026-11-25-spmv-floor).
  * LOOM_OMP_SELL_WINDOW (rows) overrides it, for measurements and tests. */
 #define SELL_WINDOW_L2_SHARE 1
 
