@@ -20,6 +20,14 @@
  *
  *   bench/cpu_bench [--data DIR] [--out DIR] [--threads T] [--n 1,4,16]
  *                   [--filter TEXT] [--min-time SECONDS] [--no-synthetic]
+ *                   [--rounds R]
+ *
+ * --rounds R (default 1) times every library R times over for each input
+ * and N, in turn (loom's designs, auto, the peers, then again), keeps each
+ * one's best, and measures the stream bandwidth again after each round,
+ * the floor check at the end using the highest: on a shared machine a
+ * neighbour's build can hold up one library's whole timing window, and
+ * rounds spread every library over the same stretch of time.
  */
 #include "config.h"
 
@@ -82,6 +90,7 @@ typedef struct options {
     int n_count;
     double min_time;
     int synthetic;
+    int rounds;
 } options;
 
 static double now(void)
@@ -681,6 +690,7 @@ static void parse_args(int argc, char **argv, options *o)
     memcpy(o->n, def, sizeof def);
     o->min_time = 0.05;
     o->synthetic = 1;
+    o->rounds = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--data") && v)
@@ -695,6 +705,10 @@ static void parse_args(int argc, char **argv, options *o)
             o->min_time = atof(argv[++i]);
         else if (!strcmp(a, "--no-synthetic"))
             o->synthetic = 0;
+        else if (!strcmp(a, "--rounds") && v) {
+            o->rounds = atoi(argv[++i]);
+            o->rounds = o->rounds > 0 ? o->rounds : 1;
+        }
         else if (!strcmp(a, "--n") && v) {
             o->n_count = 0;
             for (char *p = argv[++i]; *p && o->n_count < MAX_N;) {
@@ -707,7 +721,8 @@ static void parse_args(int argc, char **argv, options *o)
         } else {
             fprintf(stderr,
                     "usage: cpu_bench [--data DIR] [--out DIR] [--threads T] [--n 1,4,16,64,256]\n"
-                    "                 [--filter TEXT] [--min-time SECONDS] [--no-synthetic]\n");
+                    "                 [--filter TEXT] [--min-time SECONDS] [--no-synthetic]\n"
+                    "                 [--rounds R]\n");
             exit(a[2] == 'h' ? 0 : 2);
         }
     }
@@ -840,7 +855,7 @@ int main(int argc, char **argv)
 
     const size_t llc_reported = llc_bytes();
     const size_t llc = measured_llc(llc_reported);
-    double bw = stream_bandwidth(o.threads, llc_reported);
+    double bw = stream_bandwidth(o.threads, llc_reported), bw_max = bw;
     char peers[128] = "";
     for (int k = 0; k < PEERS; k++)
         if (peer_built[k]) {
@@ -853,7 +868,10 @@ int main(int argc, char **argv)
     printf(", N in {");
     for (int k = 0; k < o.n_count; k++)
         printf("%s%lld", k ? "," : "", (long long)o.n[k]);
-    printf("}, float, %d threads for everyone\n", o.threads);
+    printf("}, float, %d threads for everyone", o.threads);
+    if (o.rounds > 1)
+        printf(", best of %d rounds", o.rounds);
+    printf("\n");
     printf("# peers built in:%s\n", peers[0] ? peers : " none");
     {
         char la[64];
@@ -941,10 +959,32 @@ int main(int argc, char **argv)
             r->matrix = m;
             r->n = n;
             r->synthetic = list[m].kind != INPUT_FILE;
-            r->loom = time_loom(ctx, A, &X, &Y, n, o.min_time, r->design, sizeof r->design);
-            r->auto_time = time_auto(ctx, A, &X, &Y, o.min_time, r->auto_design,
-                                     sizeof r->auto_design);
-            time_peers(A, X.data, Y.data, n, o.threads, o.min_time, r->peer);
+            r->loom = r->auto_time = INFINITY;
+            for (int k = 0; k < PEERS; k++)
+                r->peer[k] = NAN;
+            for (int round = 0; round < o.rounds; round++) {
+                char design[64], auto_design[64];
+                double peer[PEERS];
+                const double tl = time_loom(ctx, A, &X, &Y, n, o.min_time, design, sizeof design);
+                const double ta = time_auto(ctx, A, &X, &Y, o.min_time, auto_design,
+                                            sizeof auto_design);
+                time_peers(A, X.data, Y.data, n, o.threads, o.min_time, peer);
+                if (tl < r->loom) {
+                    r->loom = tl;
+                    snprintf(r->design, sizeof r->design, "%s", design);
+                }
+                if (ta < r->auto_time) {
+                    r->auto_time = ta;
+                    snprintf(r->auto_design, sizeof r->auto_design, "%s", auto_design);
+                }
+                for (int k = 0; k < PEERS; k++)
+                    if (!isnan(peer[k]) && !(peer[k] >= r->peer[k]))
+                        r->peer[k] = peer[k];
+                if (o.rounds > 1) {
+                    const double b = stream_bandwidth(o.threads, llc_reported);
+                    bw_max = b > bw_max ? b : bw_max;
+                }
+            }
             r->bytes = (double)nnz * (4 + 4) + (double)(rows + 1) * 8 + (double)(cols * n) * 4 +
                        (double)(rows * n) * 4;
             r->floor = r->bytes / bw;
@@ -994,10 +1034,13 @@ int main(int argc, char **argv)
     /* The host's memory bandwidth moves between runs (other machines share
      * it): measured again now, the floor here uses the higher of the two. */
     const double bw_end = stream_bandwidth(o.threads, llc_reported);
-    const double bw_check = bw_end > bw ? bw_end : bw;
+    const double bw_check = bw_end > bw_max ? bw_end : bw_max;
     printf("\n# SpMV (N = 1) against the bandwidth floor, inputs larger than the LLC (%zu KiB);\n"
-           "# stream triad %.2f GB/s at the start, %.2f GB/s now: the floor here uses %.2f GB/s\n",
-           llc >> 10, bw / 1e9, bw_end / 1e9, bw_check / 1e9);
+           "# stream triad %.2f GB/s at the start, %.2f GB/s now",
+           llc >> 10, bw / 1e9, bw_end / 1e9);
+    if (o.rounds > 1)
+        printf(", %.2f GB/s the highest after a round", bw_max / 1e9);
+    printf(": the floor here uses %.2f GB/s\n", bw_check / 1e9);
     int big = 0;
     for (int i = 0; i < nres; i++) {
         const result *r = &res[i];

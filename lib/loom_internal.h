@@ -104,6 +104,10 @@ struct loom_backend {
      * selection then times each run with the host clock. */
     loom_status (*time_spmm)(loom_plan *plan, const loom_dense *X, loom_dense *Y, int runs,
                              double *ms);
+    /* What the backend chose when it prepared the plan, beyond the design
+     * (layouts of A and x, and which cache size set them), one or more
+     * lines without a final newline for loom_plan_explain; may be NULL. */
+    void (*plan_explain)(const loom_plan *plan, char *buf, size_t len);
 };
 
 #define LOOM__TIME_RUNS_MAX 16

@@ -190,6 +190,13 @@ static void write_explanation(loom_plan *p, const char *why)
              "why: %s",
              name, p->backend->name, loom_dtype_name(p->dtype), p->n, f->rows, f->cols, f->nnz,
              f->row_mean, f->row_std, f->row_max, f->empty_rows, why);
+    if (p->backend->plan_explain) {
+        char notes[768] = "";
+        p->backend->plan_explain(p, notes, sizeof notes);
+        const size_t at = strlen(p->explain);
+        if (notes[0])
+            snprintf(p->explain + at, sizeof p->explain - at, "\n%s", notes);
+    }
 }
 
 static void plan_free(loom_plan *p)

@@ -11,13 +11,16 @@
  * chunks, empty rows).
  *
  * The N = 1 RB+SR kernel on a sliced copy of A (rows in vector lanes) is
- * forced in place on a third of the cases (LOOM_OMP_SLICES_ALWAYS), the
- * globally sorted copy (empty rows left out) on another third
- * (LOOM_OMP_SLICES_SORTED; otherwise the plan races them and keeps the
+ * forced in place on a quarter of the cases (LOOM_OMP_SLICES_ALWAYS), the
+ * sorted copy (empty rows left out) on another quarter
+ * (LOOM_OMP_SLICES_SORTED) and sorted in windows of 128 rows on a third
+ * (LOOM_OMP_SELL_WINDOW; otherwise the plan races them and keeps the
  * fastest), and test_powerlaw_spmv runs every mode on R-MAT-like inputs;
  * the persistent team of workers runs every other pair of cases
  * (LOOM_OMP_TEAM=1), and the one-thread shortcut for small products is off
  * (LOOM_OMP_SERIAL_WORK=0) so the thread counts are real.
+ * test_relabel_spmv runs every N = 1 design with A's columns relabeled by
+ * degree (LOOM_OMP_RELABEL=1) on inputs with skewed columns.
  * test_special_values puts Inf, NaN and -0 in X and A around slices with
  * empty and short rows: padding must never reach an accumulator.
  *
@@ -28,6 +31,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -114,15 +118,22 @@ static long cases_run;
 static int force_slices = -1;
 
 /* N = 1 RB+SR's sliced copies of A: 0 as the plan races them, 1 the
- * in-place copy forced (LOOM_OMP_SLICES_ALWAYS), 2 the globally sorted
- * copy with empty rows out of the slices forced (LOOM_OMP_SLICES_SORTED). */
+ * in-place copy forced (LOOM_OMP_SLICES_ALWAYS), 2 the sorted copy with
+ * empty rows out of the slices forced (LOOM_OMP_SLICES_SORTED; these
+ * matrices fit in one window of rows), 3 the same sorted in windows of 128
+ * rows (LOOM_OMP_SELL_WINDOW), shared out to threads by whole windows
+ * where there are at least two per thread. */
 static void set_slices_mode(int mode)
 {
+    if (mode == 3)
+        setenv("LOOM_OMP_SELL_WINDOW", "128", 1);
+    else
+        unsetenv("LOOM_OMP_SELL_WINDOW");
     if (mode == 1)
         setenv("LOOM_OMP_SLICES_ALWAYS", "1", 1);
     else
         unsetenv("LOOM_OMP_SLICES_ALWAYS");
-    if (mode == 2)
+    if (mode >= 2)
         setenv("LOOM_OMP_SLICES_SORTED", "1", 1);
     else
         unsetenv("LOOM_OMP_SLICES_SORTED");
@@ -159,9 +170,10 @@ static void check_case(const loom_csr *A, const loom_strategy *s, int64_t n, loo
     /* One thread, then one of the larger counts in turn (every count meets
      * every design over a sweep, at half the cost of all four each time). */
     static unsigned turn;
-    /* The sliced copies: raced (0), in place forced (1), globally sorted
-     * forced (2); (turn / 3) so that every mode meets every thread count. */
-    set_slices_mode(force_slices >= 0 ? force_slices : (int)(turn / 3 % 3));
+    /* The sliced copies: raced (0), in place forced (1), sorted forced (2),
+     * sorted in windows (3); (turn / 3) so that every mode meets every
+     * thread count. */
+    set_slices_mode(force_slices >= 0 ? force_slices : (int)(turn / 3 % 4));
     /* The persistent team (LOOM_OMP_TEAM=1) on every other pair of turns. */
     if (turn % 4 >= 2)
         setenv("LOOM_OMP_TEAM", "1", 1);
@@ -361,7 +373,8 @@ static void test_skewed_random(void **state)
 }
 
 /* N = 1 RB+SR on power-law inputs in every slices mode (raced, in place,
- * globally sorted with the empty rows out of the slices), both dtypes,
+ * sorted with the empty rows out of the slices, in one window of rows and
+ * in many), both dtypes,
  * beta 0 and not, unit and strided y (and strided x, which takes the CSR
  * kernel), 1, 2, 3 and 7 threads: every mode meets every thread count. */
 static void test_powerlaw_spmv(void **state)
@@ -384,13 +397,141 @@ static void test_powerlaw_spmv(void **state)
         for (int d = 0; d < 2; d++) {
             loom_csr *A = powerlaw_matrix((loom_dtype)d, shapes[m][0], shapes[m][1],
                                           (int)shapes[m][2], 500 + m);
-            for (force_slices = 0; force_slices < 3; force_slices++)
+            for (force_slices = 0; force_slices < 4; force_slices++)
                 for (size_t u = 0; u < COUNT(uses); u++)
                     check_case(A, &s, 1, uses[u].xl, uses[u].yl, uses[u].pad, uses[u].alpha,
                                uses[u].beta, 600 + 10 * m + u, "power law");
             force_slices = -1;
             loom_csr_destroy(&A);
         }
+}
+
+/* Power-law rows (as powerlaw_matrix) whose columns are skewed too: a
+ * column's share falls as a power of its rank, the ranks scattered over
+ * the columns (rank r is column r * 7919 mod cols), so the hot columns lie
+ * apart as in R-MAT and many columns hold no non-zero.  Relabeled, a
+ * row's columns are no longer in order. */
+static loom_csr *skewed_columns_matrix(loom_dtype dtype, int64_t rows, int64_t cols, uint64_t seed)
+{
+    uint64_t st = seed;
+    int64_t *ro = malloc((size_t)(rows + 1) * sizeof *ro);
+    assert_non_null(ro);
+    ro[0] = 0;
+    for (int64_t i = 0; i < rows; i++) {
+        const uint64_t r = test_rand(&st);
+        double u = (double)((r >> 11) + 1) * 0x1.0p-53;
+        int64_t len = r % 3 != 0 ? 0 : 1 + (int64_t)(0.5 / (u * sqrt(u)));
+        ro[i + 1] = ro[i] + (len < cols / 4 ? len : cols / 4);
+    }
+    const int64_t nnz = ro[rows];
+    int32_t *ci = malloc((size_t)(nnz ? nnz : 1) * sizeof *ci);
+    void *v = malloc((size_t)(nnz ? nnz : 1) * 8);
+    char *used = calloc((size_t)cols, 1);
+    assert_true(ci && v && used && cols % 7919 != 0);
+    for (int64_t i = 0; i < rows; i++) {
+        for (int64_t j = ro[i]; j < ro[i + 1];) {
+            double u = (double)(test_rand(&st) >> 11) * 0x1.0p-53;
+            const int64_t c = (int64_t)((double)cols * u * u * u * u) * 7919 % cols;
+            if (!used[c]) {
+                used[c] = 1;
+                ci[j++] = (int32_t)c;
+            }
+        }
+        for (int64_t j = ro[i]; j < ro[i + 1]; j++)
+            used[ci[j]] = 0;
+        qsort(ci + ro[i], (size_t)(ro[i + 1] - ro[i]), sizeof *ci, cmp_i32);
+    }
+    for (int64_t j = 0; j < nnz; j++) {
+        double x = (double)(test_rand(&st) >> 11) * 0x1.0p-52 - 1.0;
+        if (dtype == LOOM_F32)
+            ((float *)v)[j] = (float)x;
+        else
+            ((double *)v)[j] = x;
+    }
+    loom_csr *A = NULL;
+    CHECK(loom_csr_create(ctx, &A, rows, cols, nnz, dtype, ro, ci, v));
+    free(ro);
+    free(ci);
+    free(v);
+    free(used);
+    return A;
+}
+
+/* Does the OpenMP plan for A (N = 1, design s) say `text`? */
+static bool explain_says(const loom_csr *A, const char *design, const char *text)
+{
+    int64_t rows, cols;
+    loom_dtype dtype;
+    CHECK(loom_csr_info(A, &rows, &cols, NULL, &dtype, NULL));
+    loom_dense X, Y;
+    dense_make(&X, cols, 1, LOOM_ROW_MAJOR, dtype, 0);
+    dense_make(&Y, rows, 1, LOOM_ROW_MAJOR, dtype, 0);
+    loom_plan_options opts;
+    CHECK(loom_plan_options_init(&opts));
+    opts.backend = LOOM_BACKEND_OPENMP;
+    opts.selector = LOOM_SELECT_FIXED;
+    CHECK(loom_strategy_parse(design, &opts.strategy));
+    loom_plan *plan = NULL;
+    CHECK(loom_spmm_plan_create(ctx, &plan, A, &X, &Y, &opts));
+    const bool says = strstr(loom_plan_explain(plan), text) != NULL;
+    if (!says)
+        print_message("explain: %s\n", loom_plan_explain(plan));
+    CHECK(loom_plan_destroy(&plan));
+    free(X.data);
+    free(Y.data);
+    return says;
+}
+
+/* N = 1 with A's columns relabeled by degree and x gathered into that
+ * order (LOOM_OMP_RELABEL=1 forces it; the plan's explain text must say
+ * so), on inputs with skewed columns: every N = 1 design, each RB+SR
+ * slices mode and the CSR kernel (LOOM_OMP_NO_SLICES), both dtypes, unit
+ * and strided x and y, beta 0 and not, 1 thread and 2, 3 or 7 in turn.
+ * The bits must be the reference's: relabeling moves where x's values are
+ * read from, never the order they are added in. */
+static void test_relabel_spmv(void **state)
+{
+    (void)state;
+    static const int64_t shapes[][2] = {{3000, 2500}, {700, 9001}, {5000, 300}};
+    static const char *const designs[] = {"rb-rm-sr", "rb-rm-pr:lanes=8", "eb-rm-sr:chunk=64",
+                                          "eb-rm-pr:chunk=32,lanes=4"};
+    static const struct {
+        loom_layout xl, yl;
+        int64_t pad;
+        double alpha, beta;
+    } uses[] = {
+        {LOOM_COL_MAJOR, LOOM_COL_MAJOR, 0, 1.5, 0.0},
+        {LOOM_ROW_MAJOR, LOOM_ROW_MAJOR, 3, -0.75, 0.5}, /* x and y stride 4 */
+        {LOOM_COL_MAJOR, LOOM_ROW_MAJOR, 1, 1.5, 0.5},
+    };
+    setenv("LOOM_OMP_RELABEL", "1", 1);
+    for (size_t m = 0; m < COUNT(shapes); m++)
+        for (int d = 0; d < 2; d++) {
+            loom_csr *A = skewed_columns_matrix((loom_dtype)d, shapes[m][0], shapes[m][1], 900 + m);
+            assert_true(explain_says(A, "rb-rm-sr", "x: columns relabeled"));
+            for (size_t k = 0; k < COUNT(designs); k++) {
+                loom_strategy s;
+                CHECK(loom_strategy_parse(designs[k], &s));
+                /* RB+SR: raced, in place, sorted, sorted in windows, CSR. */
+                const int modes = k == 0 ? 5 : 1;
+                for (int mode = 0; mode < modes; mode++) {
+                    force_slices = mode < 4 ? mode : 0;
+                    if (mode == 4)
+                        setenv("LOOM_OMP_NO_SLICES", "1", 1);
+                    for (size_t u = 0; u < COUNT(uses); u++)
+                        check_case(A, &s, 1, uses[u].xl, uses[u].yl, uses[u].pad, uses[u].alpha,
+                                   uses[u].beta, 950 + 10 * m + u, "relabeled columns");
+                    unsetenv("LOOM_OMP_NO_SLICES");
+                }
+            }
+            force_slices = -1;
+            loom_csr_destroy(&A);
+        }
+    /* Unforced, a small x stays as it lies (it fits in any L2). */
+    unsetenv("LOOM_OMP_RELABEL");
+    loom_csr *A = skewed_columns_matrix(LOOM_F32, 300, 301, 7);
+    assert_true(explain_says(A, "rb-rm-sr", "x: columns as they lie"));
+    loom_csr_destroy(&A);
 }
 
 /* Threads chosen by the backend (0 = one per physical core), and N = 0
@@ -567,6 +708,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_generated_shapes),
         cmocka_unit_test(test_skewed_random),
         cmocka_unit_test(test_powerlaw_spmv),
+        cmocka_unit_test(test_relabel_spmv),
         cmocka_unit_test(test_auto_threads_and_empty),
         cmocka_unit_test(test_special_values),
     };

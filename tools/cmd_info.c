@@ -42,7 +42,7 @@ static void print_hardware(void)
     printf("backends:\n");
     for (int b = 0; b < LOOM_BACKEND_COUNT; b++) {
         loom_backend_id id = (loom_backend_id)b;
-        char hardware[1024];
+        char hardware[2048];
         if (loom_backend_describe_hardware(id, hardware, sizeof hardware) == LOOM_SUCCESS)
             printf("  %-10s available\n%s%s", loom_backend_name(id), indent(hardware),
                    hardware[0] ? "\n" : "");

@@ -15,6 +15,8 @@ backends_openmp_libloom_omp_la_SOURCES = \
 	backends/openmp/openmp_backend.c \
 	backends/openmp/omp_sell.c \
 	backends/openmp/omp_sell.h \
+	backends/openmp/omp_relabel.c \
+	backends/openmp/omp_relabel.h \
 	backends/openmp/omp_topology.c \
 	backends/openmp/omp_topology.h \
 	backends/openmp/omp_team.c \

@@ -56,12 +56,16 @@ typedef struct ompk_args {
      * sell_part: parts+1 slice boundaries per thread.  sell_rows: NULL when
      * lane l of slice s is row s*h+l; else rows are sorted by length inside
      * windows (SELL-C-sigma) and lane l of slice s is row sell_rows[s*h+l]
-     * (-1: no row).  sell_rows32 (instead of sell_rows): the globally
-     * sorted copy, only the non-empty rows, longest first, lane l of slice
-     * s is row sell_rows32[s*h+l] (-1: none); the empty rows, marked in the
+     * (-1: no row).  sell_rows32 (instead of sell_rows): the sorted copy,
+     * only the non-empty rows, longest first within each window of
+     * sell_window rows, lane l of slice s is row sell_rows32[s*h+l] (-1:
+     * none); the empty rows, marked in the
      * bitmap sell_empty (bit i%64 of word i/64), are finished by a separate
      * pass, thread part p taking rows sell_empty_part[p] .. [p+1] (whole
-     * words). */
+     * words).  Window w (sell_window a multiple of 64) has slices
+     * sell_win_slice[w] .. [w+1]; where sell_win_part is not NULL, thread
+     * part p takes windows sell_win_part[p] .. [p+1] instead, each
+     * window's slices then its empty rows. */
     /* RB+SR: interleave the fma chains of several rows (1; 0: the earlier
      * kernels, for comparison: LOOM_OMP_NO_INTERLEAVE) */
     int interleave;
@@ -75,6 +79,8 @@ typedef struct ompk_args {
     const int32_t *sell_rows32;
     const uint64_t *sell_empty;
     const int64_t *sell_empty_part;
+    int64_t sell_window;
+    const int64_t *sell_win_slice, *sell_win_part;
 } ompk_args;
 
 typedef void (*ompk_spmm_fn)(const ompk_args *args);

@@ -27,6 +27,8 @@ void omp_sell_free(omp_sell *s)
     loom__free(s->vals);
     loom__free(s->empty);
     loom__free(s->empty_part);
+    loom__free(s->win_slice);
+    loom__free(s->win_part);
     memset(s, 0, sizeof *s);
 }
 
@@ -45,6 +47,9 @@ void omp_sell_args(ompk_args *g, const omp_sell *s)
     g->sell_rows32 = on ? s->rows32 : NULL;
     g->sell_empty = on ? s->empty : NULL;
     g->sell_empty_part = on ? s->empty_part : NULL;
+    g->sell_window = on ? s->window : 0;
+    g->sell_win_slice = on ? s->win_slice : NULL;
+    g->sell_win_part = on ? s->win_part : NULL;
 }
 
 int omp_sell_height(omp_isa isa, loom_dtype dtype)
@@ -210,67 +215,109 @@ static loom_status sell_build(omp_sell *s, const loom_csr *A, size_t es, int h, 
     return st;
 }
 
-/* The non-empty rows ordered by length, longest first, ties in row order
- * (a counting sort: O(rows + longest row)); -1 after them up to a whole
- * slice.  *nonempty: their count.  NULL when out of memory. */
-static int64_t *sell_rows_by_length(const int64_t *ro, int64_t rows, int h, int64_t *nonempty)
+/* The non-empty rows ordered by length, longest first, ties in row order,
+ * window by window (windows of `window` rows; a counting sort per window:
+ * O(rows + windows * longest row)), each window's list padded with -1 to
+ * whole slices.  *lanes: the entries of the order; *win_slice (windows + 1
+ * entries): the first slice of each window.  NULL when out of memory. */
+static int64_t *sell_rows_by_length(const int64_t *ro, int64_t rows, int h, int64_t window,
+                                    int64_t *lanes, int64_t **win_slice)
 {
+    const int64_t windows = (rows + window - 1) / window;
     int64_t longest = 0, n = 0;
     for (int64_t i = 0; i < rows; i++) {
         const int64_t len = row_length(ro, i);
         longest = len > longest ? len : longest;
         n += len > 0;
     }
-    const int64_t slices = (n + h - 1) / h;
-    int64_t *start = loom__calloc((size_t)longest + 2, sizeof *start);
-    int64_t *order = loom__malloc(((size_t)(slices * h) + 1) * sizeof *order);
-    if (!start || !order) {
+    int64_t *start = loom__malloc(((size_t)longest + 2) * sizeof *start);
+    int64_t *order = loom__malloc(((size_t)(n + windows * (h - 1)) + 1) * sizeof *order);
+    int64_t *ws = loom__malloc(((size_t)windows + 1) * sizeof *ws);
+    if (!start || !order || !ws) {
         loom__free(start);
         loom__free(order);
+        loom__free(ws);
         return NULL;
     }
-    for (int64_t i = 0; i < rows; i++)
-        start[longest - row_length(ro, i)]++; /* bucket 0: the longest rows */
-    for (int64_t b = 0, at = 0; b <= longest; b++) {
-        const int64_t c = start[b];
-        start[b] = at;
-        at += c;
+    int64_t at = 0;
+    for (int64_t w = 0; w < windows; w++) {
+        const int64_t r0 = w * window, r1 = r0 + window < rows ? r0 + window : rows;
+        ws[w] = at / h;
+        memset(start, 0, ((size_t)longest + 2) * sizeof *start);
+        int64_t here = 0;
+        for (int64_t i = r0; i < r1; i++) {
+            const int64_t len = row_length(ro, i);
+            start[longest - len]++; /* bucket 0: the longest rows */
+            here += len > 0;
+        }
+        for (int64_t b = 0, p = at; b <= longest; b++) {
+            const int64_t c = start[b];
+            start[b] = p;
+            p += c;
+        }
+        for (int64_t i = r0; i < r1; i++) {
+            const int64_t len = row_length(ro, i);
+            if (len > 0)
+                order[start[longest - len]++] = i;
+        }
+        at += here;
+        for (; at % h; at++)
+            order[at] = -1;
     }
-    for (int64_t i = 0; i < rows; i++) {
-        const int64_t len = row_length(ro, i);
-        if (len > 0)
-            order[start[longest - len]++] = i;
-    }
-    for (int64_t i = n; i < slices * h; i++)
-        order[i] = -1;
+    ws[windows] = at / h;
     loom__free(start);
-    *nonempty = n;
+    *lanes = at;
+    *win_slice = ws;
     return order;
 }
 
-/* The globally sorted copy: only the non-empty rows, in slices by length
- * over the whole matrix (SELL-C-sigma with sigma = all rows), so slices
- * hold rows of equal length nearly everywhere and padding is near nil on
- * power-law inputs, where a window of rows mixes a long row with many
- * short and empty ones.  The price is locality: a slice's rows, and so
- * its writes of y and its reads of x, come from all over the matrix
- * (the plan's race decides).  Empty rows cost no lane at all: a bitmap
- * marks them and a separate pass writes their finish (+0 through the
- * same finish).  Row numbers as int32: not made for more rows than that. */
-static loom_status sell_build_sorted(omp_sell *s, const loom_csr *A, size_t es, int h, int parts)
+/* Rows per window of the sorted copy: y's lines for a window's rows fill
+ * the L2 (hwloc's size, omp_topology.c), so they stay in the L2 or the
+ * LLC while the window's slices scatter their sums into them and its
+ * empty rows are finished, and go to memory once.  Measured on R-MAT s21
+ * and s22 (Zen 4 VM, 1 MiB L2, columns relabeled): windows of an L2's y
+ * ran 12-18% faster than one window of all rows, and 3-5% faster than a
+ * quarter or an eighth of it (bench/results/cpu-2026-11-25-spmv-floor).
+ * LOOM_OMP_SELL_WINDOW (rows) overrides it, for measurements and tests. */
+#define SELL_WINDOW_L2_SHARE 1
+
+static int64_t sell_window_rows(size_t es, size_t l2)
+{
+    const char *env = getenv("LOOM_OMP_SELL_WINDOW");
+    int64_t w = env ? strtoll(env, NULL, 10) : (int64_t)(l2 / SELL_WINDOW_L2_SHARE / es);
+    w = w / 64 * 64; /* whole words of the empty-row bitmap */
+    return w < 64 ? 64 : w;
+}
+
+/* The sorted copy: only the non-empty rows, in slices by length inside
+ * windows of rows (SELL-C-sigma, sigma = a window: an L2's share of y,
+ * sell_window_rows), so slices hold rows of equal length nearly
+ * everywhere and padding is near nil on power-law inputs, where a few
+ * hundred rows mix a long row with many short and empty ones.  The price
+ * is locality inside a window: a slice's rows, and so its writes of y and
+ * its reads of x, come from all over the window (the plan's race
+ * decides).  Empty rows cost no lane at all: a bitmap marks them and a
+ * separate pass writes their finish (+0 through the same finish).  Where
+ * there are at least two windows per thread part, threads take whole
+ * windows (win_part), and each window's empty rows are finished right
+ * after its slices, while its lines of y are in the L2.  Row numbers as
+ * int32: not made for more rows than that. */
+static loom_status sell_build_sorted(omp_sell *s, const loom_csr *A, size_t es, int h, int parts,
+                                     size_t l2)
 {
     const int64_t rows = A->rows, *ro = A->row_offsets;
     if (rows > INT32_MAX)
         return LOOM_SUCCESS;
-    int64_t nonempty = 0;
-    int64_t *order = sell_rows_by_length(ro, rows, h, &nonempty);
+    const int64_t window = sell_window_rows(es, l2), windows = (rows + window - 1) / window;
+    int64_t lanes = 0, *win_slice = NULL;
+    int64_t *order = sell_rows_by_length(ro, rows, h, window, &lanes, &win_slice);
     if (!order)
         return loom__error(LOOM_ERR_OUT_OF_MEMORY, "openmp: out of memory for the sliced copy of A");
-    const int64_t padded = sell_padded(ro, nonempty, order, h);
+    const int64_t padded = sell_padded(ro, lanes, order, h);
     const size_t words = (size_t)(rows + 63) / 64;
     loom_status st = LOOM_SUCCESS;
     if (padded >= 0)
-        st = sell_fill(s, A, es, h, parts, order, nonempty, padded);
+        st = sell_fill(s, A, es, h, parts, order, lanes, padded);
     if (padded < 0 || st != LOOM_SUCCESS)
         goto done;
     s->rows32 = loom__malloc(((size_t)(s->slices * h) + 1) * sizeof *s->rows32);
@@ -289,8 +336,34 @@ static loom_status sell_build_sorted(omp_sell *s, const loom_csr *A, size_t es, 
     for (int p = 0; p <= parts; p++)
         s->empty_part[p] = p == parts ? rows : (int64_t)words * p / parts * 64;
     s->bytes += ((size_t)(s->slices * h) + 1) * sizeof *s->rows32 + (words + 1) * sizeof *s->empty;
+    s->window = window;
+    s->windows = windows;
+    if (windows >= 2 * (int64_t)parts) {
+        /* Whole windows per part, of equal cost: entries with padding,
+         * plus a lane's worth per row for the finish of empty rows. */
+        s->win_part = loom__malloc(((size_t)parts + 1) * sizeof *s->win_part);
+        if (!s->win_part) {
+            st = loom__error(LOOM_ERR_OUT_OF_MEMORY, "openmp: out of memory for the sliced copy of A");
+            goto done;
+        }
+        const int64_t total = s->ptr[s->slices] + rows;
+        s->win_part[0] = 0;
+        int64_t w = 0;
+        for (int p = 1; p < parts; p++) {
+            const int64_t target = total / parts * p + total % parts * p / parts;
+            while (w < windows && s->ptr[win_slice[w]] + w * window < target)
+                w++;
+            s->win_part[p] = w;
+        }
+        s->win_part[parts] = windows;
+        s->bytes += ((size_t)parts + 1) * sizeof *s->win_part;
+    }
+    s->win_slice = win_slice;
+    win_slice = NULL;
+    s->bytes += ((size_t)windows + 1) * sizeof *s->win_slice;
 done:
     loom__free(order);
+    loom__free(win_slice);
     if (st != LOOM_SUCCESS || padded < 0)
         omp_sell_free(s);
     return st;
@@ -299,7 +372,7 @@ done:
 /* Keep the fastest of the CSR kernel and the sliced copies made: they win
  * on short or even rows (less loop overhead per row) and lose where x's
  * gather costs more than the rows' interleaved fma chains (measured on Zen
- * 3: about 0.7x to 1.7x either way); the globally sorted copy wins on
+ * 3: about 0.7x to 1.7x either way); the sorted copy wins on
  * power-law rows and loses wherever neighbouring rows share columns.  All
  * give the same bits, so the race only decides speed: each runs once
  * untimed and four times timed, in turn, on a scratch x (ones) and y; the
@@ -374,13 +447,13 @@ static int sell_race(ompk_spmm_fn spmm, const ompk_args *work, const loom_csr *A
  * sorted copy is tried where the rows are uneven: empty rows, or in-place
  * slices that pad by more than 5% or were not made.  While racing, both
  * copies exist beside A (plan-time memory up to about three times A's). */
-loom_status omp_sell_choose(omp_sell *out, const loom_csr *A, size_t es, int h,
+loom_status omp_sell_choose(omp_sell *out, const loom_csr *A, size_t es, int h, size_t l2,
                             ompk_spmm_fn spmm, const ompk_args *work)
 {
     /* (tests) LOOM_OMP_SLICES_ALWAYS: the in-place copy whatever it costs;
-     * LOOM_OMP_SLICES_SORTED: the globally sorted one; no race. */
+     * LOOM_OMP_SLICES_SORTED: the sorted one; no race. */
     if (getenv("LOOM_OMP_SLICES_SORTED"))
-        return sell_build_sorted(out, A, es, h, work->parts);
+        return sell_build_sorted(out, A, es, h, work->parts, l2);
     if (getenv("LOOM_OMP_SLICES_ALWAYS"))
         return sell_build(out, A, es, h, work->parts, 1);
     omp_sell cand[2];
@@ -392,7 +465,7 @@ loom_status omp_sell_choose(omp_sell *out, const loom_csr *A, size_t es, int h,
         empty = row_length(A->row_offsets, i) == 0;
     if (st == LOOM_SUCCESS && !getenv("LOOM_OMP_NO_SORTED") &&
         (empty || padded < 0 || padded > A->nnz + A->nnz / 20))
-        st = sell_build_sorted(&cand[1], A, es, h, work->parts);
+        st = sell_build_sorted(&cand[1], A, es, h, work->parts, l2);
     const omp_sell *list[3] = {NULL};
     int n = 1;
     for (int c = 0; c < 2 && st == LOOM_SUCCESS; c++)

@@ -1,6 +1,7 @@
 /*
  * omp_topology.c - the machine as the OpenMP backend sees it: hwloc for
- * cores, NUMA nodes and caches (sysconf-free fallbacks without it), and the
+ * cores, NUMA nodes and caches (the OpenMP runtime's counts and the C
+ * library's cache sizes, or assumed ones, without it), and the
  * run-time choice of instruction set, so one installed library runs on any
  * x86-64.
  */
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #ifdef LOOM_HAVE_HWLOC
 #include <hwloc.h>
 #endif
@@ -110,6 +112,31 @@ static void load(void)
         topo.packages = 1;
     /* Without numbers, assume a modest x86 core: 32 KiB L1d, 512 KiB L2,
      * 8 MiB shared LLC. */
+    topo.l2_source = topo.l2 ? "hwloc" : "assumed";
+    topo.llc_source = topo.llc ? "hwloc" : "assumed";
+    /* Without hwloc's numbers, the C library's (glibc reads CPUID), then
+     * a modest x86 core: 32 KiB L1d, 512 KiB L2, 8 MiB shared LLC. */
+#if defined(_SC_LEVEL2_CACHE_SIZE) && defined(_SC_LEVEL3_CACHE_SIZE) && defined(_SC_LEVEL1_DCACHE_SIZE)
+    const long sc_l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE), sc_l2 = sysconf(_SC_LEVEL2_CACHE_SIZE),
+               sc_l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (!topo.l1d && sc_l1 > 0)
+        topo.l1d = (size_t)sc_l1;
+    if (!topo.l2 && sc_l2 > 0) {
+        topo.l2 = (size_t)sc_l2;
+        topo.l2_source = "sysconf";
+    }
+    if (!topo.llc && (sc_l3 > 0 || sc_l2 > 0)) {
+        topo.llc = (size_t)(sc_l3 > 0 ? sc_l3 : sc_l2);
+        topo.llc_source = "sysconf";
+    }
+#endif
+    /* LOOM_OMP_L2 (bytes; tests, and machines whose L2 is misreported)
+     * overrides every source. */
+    const char *l2env = getenv("LOOM_OMP_L2");
+    if (l2env && strtoll(l2env, NULL, 10) > 0) {
+        topo.l2 = (size_t)strtoll(l2env, NULL, 10);
+        topo.l2_source = "LOOM_OMP_L2";
+    }
     if (!topo.l1d)
         topo.l1d = 32u << 10;
     if (!topo.l2)
@@ -158,13 +185,18 @@ void omp_topology_describe(char *buf, size_t len)
     snprintf(buf, len,
              "openmp backend (%s)\n"
              "  cores: %d physical, %d hardware threads, %d package(s), %d NUMA node(s)\n"
-             "  caches: L1d %zu KiB per core, L2 %zu KiB per core, LLC %zu KiB shared by %d core(s)\n"
+             "  caches: L1d %zu KiB per core, L2 %zu KiB per core (%s), LLC %zu KiB shared by %d "
+             "core(s) (%s)\n"
+             "  cache sizes used: the L2 sets, for SpMV (N = 1), whether a plan relabels A's columns\n"
+             "    (x larger than the L2), how many hot columns go first (a quarter of the L2) and the\n"
+             "    rows per window of the sorted sliced copy (y of a window fills the L2); rows per\n"
+             "    thread and EB chunks do not depend on cache sizes; no choice uses the LLC\n"
              "  SIMD kernels: %s (%s)\n"
              "  threads: %d by default (one per physical core%s); OpenMP max threads %d\n"
              "  placement: %s",
              source,
-             t->cores, t->pus, t->packages, t->numa_nodes, t->l1d >> 10, t->l2 >> 10, t->llc >> 10,
-             t->llc_cores, omp_isa_name(t->isa), t->isa_why, t->cores,
+             t->cores, t->pus, t->packages, t->numa_nodes, t->l1d >> 10, t->l2 >> 10, t->l2_source,
+             t->llc >> 10, t->llc_cores, t->llc_source, omp_isa_name(t->isa), t->isa_why, t->cores,
              t->pus > t->cores ? ", SMT siblings left idle" : "", omp_get_max_threads(),
              t->from_hwloc ? "threads pinned one per core (LOOM_OMP_BIND=0 or OMP_PROC_BIND "
                              "turns it off); plan buffers first-touched by the threads that use them"

@@ -20,6 +20,10 @@ typedef struct omp_topology {
     int llc_cores;   /* cores sharing one LLC */
     omp_isa isa;     /* chosen at first use; LOOM_OMP_ISA can force a lower one */
     int from_hwloc;  /* 1 when hwloc supplied the numbers */
+    /* Where l2 and llc came from: "hwloc", or "assumed" when hwloc was
+     * absent or did not report that cache (the plans' explain texts say
+     * which size set which choice). */
+    const char *l2_source, *llc_source;
     const char *isa_why;
 } omp_topology;
 

@@ -4,21 +4,28 @@
  * reference.  Planning picks the kernel for this CPU (AVX-512, AVX2 or
  * portable), the thread count and placement (hwloc), the split of rows
  * between threads, and for N = 1 RB+SR a sliced copy of A with rows in
- * vector lanes (rows in place, or sorted by length over the whole matrix
- * with the empty rows left out) where that runs faster (omp_sell.c);
- * execution packs column-major X when it has to and runs the kernel
- * (omp_kernels_impl.h).
+ * vector lanes (rows in place, or sorted by length inside windows of an
+ * L2's worth of y with the empty rows left out) where that runs faster
+ * (omp_sell.c), and for N = 1 whether to relabel A's columns so x's hot
+ * entries share cache lines (omp_relabel.c, where x exceeds the L2);
+ * execution gathers x into that order or packs column-major X when it has
+ * to, and runs the kernel (omp_kernels_impl.h).
  *
  * Environment (for measurements and tests): LOOM_OMP_NO_SLICES (no sliced
  * copy), LOOM_OMP_SLICES_ALWAYS (make and keep the in-place one whatever
- * it costs), LOOM_OMP_SLICES_SORTED (make and keep the globally sorted
- * one), LOOM_OMP_NO_SORTED (never try the globally sorted one),
+ * it costs), LOOM_OMP_SLICES_SORTED (make and keep the sorted one),
+ * LOOM_OMP_NO_SORTED (never try the sorted one), LOOM_OMP_SELL_WINDOW
+ * (rows per window of the sorted one; default: y of a window fills the L2),
  * LOOM_OMP_NO_INTERLEAVE (the one-row-at-a-time RB+SR kernels),
- * LOOM_OMP_SERIAL_WORK (nnz*N below which one thread runs; default 4096).
+ * LOOM_OMP_SERIAL_WORK (nnz*N below which one thread runs; default 4096),
+ * LOOM_OMP_RELABEL=0|1 (N = 1: never / always relabel A's columns by
+ * degree, omp_relabel.c; unset: where x exceeds the L2 and it halves the
+ * misses).
  */
 #include "config.h"
 #include "loom_internal.h"
 #include "omp_kernels.h"
+#include "omp_relabel.h"
 #include "omp_sell.h"
 #include "omp_topology.h"
 
@@ -44,6 +51,7 @@ typedef struct omp_plan_data {
     void *carry_last;
     void *x_packed;     /* column-major X copied row-major (N > 1) */
     omp_sell sell;      /* RB+SR, N = 1 */
+    omp_relabel relabel; /* N = 1: A's columns relabeled, x gathered (kp > 0) */
     int64_t serial_work; /* below this many nnz*n, one thread (see openmp_spmm) */
 } omp_plan_data;
 
@@ -140,6 +148,7 @@ static void openmp_plan_release(loom_plan *plan)
     loom__free(d->carry_last);
     loom__free(d->x_packed);
     omp_sell_free(&d->sell);
+    omp_relabel_free(&d->relabel);
     loom__free(d);
     plan->backend_data = NULL;
 }
@@ -174,12 +183,37 @@ static loom_status openmp_plan_prepare(loom_plan *plan)
 
     const char *sw = getenv("LOOM_OMP_SERIAL_WORK");
     d->serial_work = sw ? strtoll(sw, NULL, 10) : OMP_SERIAL_WORK;
+    /* N = 1: the kernels below may see A with its columns relabeled (an
+     * A of kp columns, x gathered into x' at each execution); every row
+     * keeps its entries in order, so nothing else changes. */
+    loom_csr relabeled = *A;
+    if (plan->n == 1 && A->nnz > 0) {
+        const char *rl = getenv("LOOM_OMP_RELABEL");
+        const int force = rl ? atoi(rl) != 0 : -1;
+        loom_status st = omp_relabel_plan(&d->relabel, A, es, topo->l2, topo->l2_source, force,
+                                          b->threads);
+        if (st != LOOM_SUCCESS)
+            return st;
+        if (d->relabel.kp) {
+            relabeled.cols = d->relabel.kp;
+            relabeled.col_indices = d->relabel.cols;
+            b->col_indices = d->relabel.cols;
+        }
+    }
     const int h = omp_sell_height(d->isa, plan->dtype);
     if (plan->strategy.mloop == LOOM_M_RB && plan->strategy.kloop == LOOM_K_SR && plan->n == 1 &&
         h > 0 && A->nnz > 0 && !getenv("LOOM_OMP_NO_SLICES")) {
-        loom_status st = omp_sell_choose(&d->sell, A, es, h, d->spmm, &d->base);
+        loom_status st = omp_sell_choose(&d->sell, &relabeled, es, h, topo->l2, d->spmm, &d->base);
         if (st != LOOM_SUCCESS)
             return st;
+    }
+    if (d->sell.h && d->relabel.kp) {
+        /* The sliced copy carries the relabeled columns, and with x'
+         * contiguous the CSR kernel never runs (openmp_spmm). */
+        d->relabel.bytes -= (size_t)A->nnz * sizeof *d->relabel.cols;
+        loom__free(d->relabel.cols);
+        d->relabel.cols = NULL;
+        b->col_indices = NULL;
     }
     if (plan->strategy.mloop == LOOM_M_EB && plan->chunks > 0) {
         size_t bytes;
@@ -218,7 +252,12 @@ static loom_status openmp_spmm(loom_plan *plan, double alpha, const loom_dense *
      * (more so on a busy machine, where a woken thread may wait for a
      * core).  The bits do not depend on the thread count. */
     g.threads = (double)A->nnz * (double)plan->n < (double)d->serial_work ? 1 : d->base.threads;
-    if (X->layout == LOOM_COL_MAJOR && g.n > 1) {
+    if (d->relabel.kp && g.n == 1) {
+        omp_relabel_gather(&d->relabel, X->data, X->layout == LOOM_ROW_MAJOR ? X->ld : 1,
+                           loom_dtype_size(plan->dtype), g.threads);
+        g.x = d->relabel.xp;
+        g.x_rs = g.x_cs = 1;
+    } else if (X->layout == LOOM_COL_MAJOR && g.n > 1) {
         d->pack(X->data, X->rows, g.n, X->ld, d->x_packed, d->base.threads);
         g.x = d->x_packed;
         g.x_rs = g.n;
@@ -247,6 +286,32 @@ static loom_status openmp_spmm(loom_plan *plan, double alpha, const loom_dense *
     return LOOM_SUCCESS;
 }
 
+static void openmp_plan_explain(const loom_plan *plan, char *buf, size_t len)
+{
+    const omp_plan_data *d = plan->backend_data;
+    if (!d || plan->n != 1 || plan->A->nnz == 0) {
+        snprintf(buf, len, "openmp: %d thread(s), %s kernels", d ? d->base.threads : 0,
+                 d ? omp_isa_name(d->isa) : "?");
+        return;
+    }
+    const omp_topology *topo = omp_topology_get();
+    char layout[200] = "CSR";
+    if (d->sell.h && d->sell.rows32 && d->sell.windows > 1)
+        snprintf(layout, sizeof layout,
+                 "sliced copy, non-empty rows sorted by length in windows of %lld rows "
+                 "(y of a window fills the L2, %zu KiB, %s)",
+                 (long long)d->sell.window, topo->l2 >> 10, topo->l2_source);
+    else if (d->sell.h)
+        snprintf(layout, sizeof layout, "%s",
+                 d->sell.rows32 ? "sliced copy, non-empty rows sorted by length"
+                 : d->sell.rows ? "sliced copy, rows sorted by length in windows"
+                                : "sliced copy, rows in order");
+    snprintf(buf, len, "openmp: %d thread(s), %s kernels, A as %s\nopenmp: x: %s",
+             d->base.threads, omp_isa_name(d->isa),
+             plan->strategy.mloop == LOOM_M_RB && plan->strategy.kloop == LOOM_K_SR ? layout : "CSR",
+             d->relabel.why);
+}
+
 static loom_status openmp_describe_hardware(char *buf, size_t len)
 {
     if (!buf || len == 0)
@@ -264,4 +329,5 @@ LOOM_INTERNAL const loom_backend loom__openmp_backend = {
     .plan_release = openmp_plan_release,
     .spmm = openmp_spmm,
     .describe_hardware = openmp_describe_hardware,
+    .plan_explain = openmp_plan_explain,
 };
