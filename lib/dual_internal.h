@@ -136,33 +136,24 @@ typedef struct loom_dual_side {
 } loom_dual_side;
 LOOM_INTERNAL loom_dual_side loom__dual_side_of(const loom_bitmap_view *v, bool is_a);
 
-/* The sparse side of the line walk: for each line of C (row i when rows,
- * else column j), its operand's non-zeros (k increasing) at
- * kidx/val[start[line] .. start[line+1]). */
+/* The sparse side of the line walk, in groups of r consecutive lines of
+ * C (row i when rows, else column j; r divides 32: 1 for the OpenMP walk,
+ * 4 for the CUDA one).  Group g's entries at [start[g], start[g+1]) are
+ * the k where any of its lines has a non-zero, increasing; entry e's
+ * value for line g*r + q is val[e*r + q] (+0 where that line has none).
+ * With r = 1 these are each line's non-zeros. */
 typedef struct loom_dual_lines {
     bool rows;
-    int64_t lines; /* start has room for the lines rounded up to whole tiles */
+    int r;
+    int64_t lines;  /* of C */
+    int64_t groups; /* the lines rounded up to whole tiles, over r */
     int64_t *start;
     int32_t *kidx;
     void *val;
 } loom_dual_lines;
 LOOM_INTERNAL loom_status loom__dual_lines_build(const loom_bitmap *A, const loom_bitmap *B,
-                                                 bool rows, loom_dual_lines *out);
+                                                 bool rows, int r, loom_dual_lines *out);
 LOOM_INTERNAL void loom__dual_lines_free(loom_dual_lines *l);
-/* The same lists in groups of r consecutive lines (r divides 32; the
- * CUDA walk): group g's entries at [start[g], start[g+1]) are the k where
- * any of its lines has a non-zero, increasing; entry e's value for line
- * g*r + q is val[e*r + q] (+0 where that line has none). */
-typedef struct loom_dual_groups {
-    int r;
-    int64_t groups; /* the lines rounded up to whole tiles, over r */
-    int64_t *start;
-    int32_t *kidx;
-    void *val;
-} loom_dual_groups;
-LOOM_INTERNAL loom_status loom__dual_groups_build(const loom_bitmap *A, const loom_bitmap *B,
-                                                  bool rows, int r, loom_dual_groups *out);
-LOOM_INTERNAL void loom__dual_groups_free(loom_dual_groups *g);
 /* Which side the lists should be: A's rows when they give no more
  * multiply-adds than B's columns, nnz(A)*N <= nnz(B)*M. */
 LOOM_INTERNAL bool loom__dual_lines_over_rows(const loom_bitmap *A, const loom_bitmap *B);

@@ -1,7 +1,8 @@
 /*
  * dual_lines.c - the line walk of the dual-side GEMM (OpenMP:
  * backends/openmp/dual_lines_impl.h; CUDA: backends/cuda/dual_lines.cu):
- * its plan data, the sparse side as one list per line of C, built once per
+ * its plan data, the sparse side as one list per group of lines of C
+ * (loom_dual_lines: 1 line a group for OpenMP, 4 for CUDA), built once per
  * plan, and the view of an operand along its condensed lines.
  *
  * The walk computes each line of C (a row, or a column) as
@@ -54,79 +55,11 @@ static bool present(const loom_bitmap_view *v, int64_t t)
     return v->tile_bits[t / 64] >> (t % 64) & 1u;
 }
 
-/* The lists of one cross tile (32 lines of C): entries are appended in
- * tile-column then line order, which is increasing k.  With kidx NULL,
- * only counts into cnt[]. */
-static void list_tile_row(const loom_dual_side *s, int64_t ct, int64_t *cur, int32_t *kidx,
-                          char *val, size_t es)
-{
-    const loom_bitmap_view *v = s->v;
-    for (int64_t kt = 0; kt < s->k_tiles; kt++) {
-        const int64_t t = ct * s->sc + kt * s->sk;
-        if (!present(v, t))
-            continue;
-        int64_t pos = v->tile_offsets[t];
-        for (int kk = 0; kk < LOOM__TILE; kk++) {
-            for (uint32_t m = v->masks[t * LOOM__TILE + kk]; m; m &= m - 1, pos++) {
-                const int b = __builtin_ctz(m);
-                if (kidx) {
-                    kidx[cur[b]] = (int32_t)(kt * LOOM__TILE + kk);
-                    memcpy(val + (size_t)cur[b] * es, (const char *)v->values + (size_t)pos * es,
-                           es);
-                }
-                cur[b]++;
-            }
-        }
-    }
-}
-
-static loom_status build_lists(const loom_dual_side *s, size_t es, loom_dual_lines *out)
-{
-    const int64_t lines = s->cross, padded = s->cross_tiles * LOOM__TILE;
-    out->start = loom__calloc((size_t)padded + 1, sizeof(int64_t));
-    out->kidx = loom__malloc((size_t)(s->v->nnz ? s->v->nnz : 1) * sizeof(int32_t));
-    out->val = loom__malloc((size_t)(s->v->nnz ? s->v->nnz : 1) * es);
-    if (!out->start || !out->kidx || !out->val)
-        return loom__error(LOOM_ERR_OUT_OF_MEMORY, "dual-side GEMM: out of memory");
-    int64_t *cnt = out->start + 1;
-    for (int64_t ct = 0; ct < s->cross_tiles; ct++)
-        list_tile_row(s, ct, cnt + ct * LOOM__TILE, NULL, NULL, es);
-    for (int64_t i = 0; i < padded; i++) /* counts to starts */
-        out->start[i + 1] += out->start[i];
-    for (int64_t ct = 0; ct < s->cross_tiles; ct++) {
-        int64_t cur[LOOM__TILE];
-        memcpy(cur, out->start + ct * LOOM__TILE, sizeof cur);
-        list_tile_row(s, ct, cur, out->kidx, out->val, es);
-    }
-    out->lines = lines;
-    return LOOM_SUCCESS;
-}
-
-void loom__dual_lines_free(loom_dual_lines *l)
-{
-    loom__free(l->start);
-    loom__free(l->kidx);
-    loom__free(l->val);
-    memset(l, 0, sizeof *l);
-}
-
-loom_status loom__dual_lines_build(const loom_bitmap *A, const loom_bitmap *B, bool rows,
-                                   loom_dual_lines *out)
-{
-    memset(out, 0, sizeof *out);
-    out->rows = rows;
-    loom_dual_side s = rows ? loom__dual_side_of(&A->v, true) : loom__dual_side_of(&B->v, false);
-    loom_status st = build_lists(&s, loom_dtype_size(A->v.dtype), out);
-    if (st != LOOM_SUCCESS)
-        loom__dual_lines_free(out);
-    return st;
-}
-
-/* Groups of r lines (the CUDA walk, backends/cuda/dual_lines.cu): group g
- * is lines g*r .. g*r+r-1 of one cross tile; its entries are the k where
- * any of them has a non-zero, increasing, each with the r values (+0 for
- * a line without one there; all bits zero is +0).  Built from the tile
- * masks: a k line's r bits of the group say which lines are present. */
+/* The groups of one cross tile (32 lines of C), as loom_dual_lines says,
+ * appended in tile-column order, which is increasing k (+0 for a line
+ * without a value there: all bits zero is +0).  Built from the tile
+ * masks: a k line's r bits of the group say which lines are present.
+ * With kidx NULL, only counts into cur[]. */
 static void group_tile_row(const loom_dual_side *s, int64_t ct, int r, int64_t *cur,
                            int32_t *kidx, char *val, size_t es)
 {
@@ -162,7 +95,7 @@ static void group_tile_row(const loom_dual_side *s, int64_t ct, int r, int64_t *
     }
 }
 
-void loom__dual_groups_free(loom_dual_groups *g)
+void loom__dual_lines_free(loom_dual_lines *g)
 {
     loom__free(g->start);
     loom__free(g->kidx);
@@ -170,8 +103,8 @@ void loom__dual_groups_free(loom_dual_groups *g)
     memset(g, 0, sizeof *g);
 }
 
-loom_status loom__dual_groups_build(const loom_bitmap *A, const loom_bitmap *B, bool rows, int r,
-                                    loom_dual_groups *out)
+loom_status loom__dual_lines_build(const loom_bitmap *A, const loom_bitmap *B, bool rows, int r,
+                                   loom_dual_lines *out)
 {
     memset(out, 0, sizeof *out);
     const loom_dual_side s =
@@ -179,7 +112,9 @@ loom_status loom__dual_groups_build(const loom_bitmap *A, const loom_bitmap *B, 
     const size_t es = loom_dtype_size(A->v.dtype);
     const int per = LOOM__TILE / r;
     const int64_t groups = s.cross_tiles * per;
+    out->rows = rows;
     out->r = r;
+    out->lines = s.cross;
     out->groups = groups;
     out->start = loom__calloc((size_t)groups + 1, sizeof(int64_t));
     if (!out->start)
@@ -200,7 +135,7 @@ loom_status loom__dual_groups_build(const loom_bitmap *A, const loom_bitmap *B, 
     }
     return LOOM_SUCCESS;
 oom:
-    loom__dual_groups_free(out);
+    loom__dual_lines_free(out);
     return loom__error(LOOM_ERR_OUT_OF_MEMORY, "dual-side GEMM: out of memory");
 }
 

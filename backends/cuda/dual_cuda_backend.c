@@ -153,22 +153,20 @@ static loom_status lines_prepare(loom_dual_gemm_plan *plan, cuda_gemm_data *d)
                  "cuda path: tile kernels (the line walk's scratch would be %zu MiB)", bytes >> 20);
         return LOOM_SUCCESS;
     }
-    const int r = 4; /* lines of C a warp takes (dual_lines.cu) */
-    loom_dual_groups g;
-    loom_status st = loom__dual_groups_build(plan->A, plan->B, rows, r, &g);
+    loom_dual_lines g; /* 4 lines of C a warp (dual_lines.cu) */
+    loom_status st = loom__dual_lines_build(plan->A, plan->B, rows, 4, &g);
     if (st != LOOM_SUCCESS)
         return st;
     dual_cuda_lines *dl = &d->lines;
     memset(dl, 0, sizeof *dl);
     dl->rows = rows;
-    dl->r = r;
-    dl->lines = rows ? plan->m : plan->n;
+    dl->r = g.r;
+    dl->lines = g.lines;
     dl->dense = (dual_cuda_side){ds.cross, ds.k_tiles, ds.cross_tiles, ds.sc, ds.sk};
     dl->lde = lde;
-    const int64_t n = g.start[g.groups];
-    int rc = loom__dual_cuda_csr_upload(g.groups, plan->k, n, g.start, g.kidx, g.val,
-                                        es * (size_t)r, &dl->list);
-    loom__dual_groups_free(&g);
+    int rc = loom__dual_cuda_csr_upload(g.groups, plan->k, g.start[g.groups], g.start, g.kidx,
+                                        g.val, es * (size_t)g.r, &dl->list);
+    loom__dual_lines_free(&g);
     if (rc == 0 && (rc = loom__dual_cuda_malloc(bytes, &dl->E)) != 0)
         loom__dual_cuda_csr_free(&dl->list);
     if (rc)

@@ -59,7 +59,7 @@ static loom_status openmp_dual_gemm_prepare(loom_dual_gemm_plan *plan)
     loom_dual_lines *l = loom__malloc(sizeof *l);
     if (!l)
         return loom__error(LOOM_ERR_OUT_OF_MEMORY, "dual-side GEMM (openmp): out of memory");
-    loom_status st = loom__dual_lines_build(plan->A, plan->B, rows, l);
+    loom_status st = loom__dual_lines_build(plan->A, plan->B, rows, 1, l);
     if (st != LOOM_SUCCESS) {
         loom__free(l);
         return st;
