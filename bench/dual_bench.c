@@ -87,6 +87,22 @@ static int interleaved = 0;
 
 /* ---------------------------------------------------------------- im2col */
 
+/* One im2col by strategy w (0 dense into cols, 1 CSR into *cc, 2 bitmap
+ * into *cb, left for the caller to free): its seconds. */
+static double im2col_once(int w, const loom_conv_shape *sh, const loom_dense *X,
+                          const loom_csr *Xc, const loom_bitmap *Xb, loom_dense *cols,
+                          loom_csr **cc, loom_bitmap **cb)
+{
+    double t0 = now();
+    if (w == 0)
+        TRY(loom_conv_im2col_dense(sh, X, 0, cols));
+    else if (w == 1)
+        TRY(loom_conv_im2col_csr(ctx, sh, Xc, 0, cc));
+    else
+        TRY(loom_conv_im2col_bitmap(ctx, sh, Xb, 0, cb));
+    return now() - t0;
+}
+
 static void bench_im2col(FILE *csv)
 {
     const double sparsity[] = {0, 0.25, 0.5, 0.75, 0.99, 0.999};
@@ -113,47 +129,27 @@ static void bench_im2col(FILE *csv)
         loom_csr *Xc = NULL;
         TRY(loom_bitmap_from_dense(ctx, &X, LOOM_BITMAP_ROWS, &Xb));
         TRY(loom_bitmap_to_csr(ctx, Xb, &Xc));
-        double td[64], tc[64], tb[64];
-        /* The first run of each loop warms up. */
-        for (int r = 0; r < reps + 1 && !interleaved; r++) {
-            double t0 = now();
-            TRY(loom_conv_im2col_dense(&sh, &X, 0, &cols));
-            if (r)
-                td[r - 1] = now() - t0;
-        }
-        for (int r = 0; r < reps + 1 && !interleaved; r++) {
-            loom_csr *cc = NULL;
-            double t0 = now();
-            TRY(loom_conv_im2col_csr(ctx, &sh, Xc, 0, &cc));
-            loom_csr_destroy(&cc);
-            if (r)
-                tc[r - 1] = now() - t0;
-        }
-        for (int r = 0; r < reps + 1 && !interleaved; r++) {
-            loom_bitmap *cb = NULL;
-            double t0 = now();
-            TRY(loom_conv_im2col_bitmap(ctx, &sh, Xb, 0, &cb));
-            loom_bitmap_destroy(&cb);
-            if (r)
-                tb[r - 1] = now() - t0;
-        }
-        for (int r = 0; r < reps + 1 && interleaved; r++) {
-            double t0 = now();
-            TRY(loom_conv_im2col_dense(&sh, &X, 0, &cols));
-            double t1 = now();
-            loom_csr *cc = NULL;
-            TRY(loom_conv_im2col_csr(ctx, &sh, Xc, 0, &cc));
-            double t2 = now();
-            loom_bitmap *cb = NULL;
-            TRY(loom_conv_im2col_bitmap(ctx, &sh, Xb, 0, &cb));
-            double t3 = now();
-            loom_csr_destroy(&cc);
-            loom_bitmap_destroy(&cb);
-            if (r) {
-                td[r - 1] = t1 - t0;
-                tc[r - 1] = t2 - t1;
-                tb[r - 1] = t3 - t2;
+        double td[64], tc[64], tb[64], *t[3] = {td, tc, tb};
+        loom_csr *cc = NULL;
+        loom_bitmap *cb = NULL;
+        /* The first run of each strategy warms up.  Interleaved, the
+         * outputs of a repetition are freed after all three ran. */
+        for (int w = 0; w < 3 && !interleaved; w++)
+            for (int r = 0; r < reps + 1; r++) {
+                double dt = im2col_once(w, &sh, &X, Xc, Xb, &cols, &cc, &cb);
+                loom_csr_destroy(&cc);
+                loom_bitmap_destroy(&cb);
+                if (r)
+                    t[w][r - 1] = dt;
             }
+        for (int r = 0; r < reps + 1 && interleaved; r++) {
+            double dt[3];
+            for (int w = 0; w < 3; w++)
+                dt[w] = im2col_once(w, &sh, &X, Xc, Xb, &cols, &cc, &cb);
+            loom_csr_destroy(&cc);
+            loom_bitmap_destroy(&cb);
+            for (int w = 0; w < 3 && r; w++)
+                t[w][r - 1] = dt[w];
         }
         double d = best(td, reps), c = best(tc, reps), b = best(tb, reps);
         printf("%8.1f%% | %12.3f %12.3f %12.3f | %9.3f %9.3f %9.3f\n", 100 * sparsity[si], 1e3 * d,
