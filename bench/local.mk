@@ -7,7 +7,7 @@ noinst_PROGRAMS += bench/cpu_bench
 else
 EXTRA_PROGRAMS += bench/cpu_bench
 endif
-bench_cpu_bench_SOURCES = bench/cpu_bench.c
+bench_cpu_bench_SOURCES = bench/cpu_bench.c bench/synthetic_inputs.c bench/synthetic_inputs.h
 EXTRA_bench_cpu_bench_SOURCES = bench/eigen_peer.cpp bench/eigen_peer.h
 bench_cpu_bench_CPPFLAGS = $(AM_CPPFLAGS) $(HWLOC_CFLAGS)
 bench_cpu_bench_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)

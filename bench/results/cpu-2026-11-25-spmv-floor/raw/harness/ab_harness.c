@@ -7,36 +7,7 @@
 #include <time.h>
 #define DIE(...) do { fprintf(stderr, __VA_ARGS__); fprintf(stderr, "\n"); exit(1); } while (0)
 #define CHECK(call) do { loom_status st_ = (call); if (st_ != LOOM_SUCCESS) DIE("%s: %s", #call, loom_last_error()); } while (0)
-#include "rmat_gen.h"
-/* A banded random matrix far larger than the LLC, for the SpMV
- * bandwidth check (the real set tops out near 1e6 non-zeros). */
-static loom_csr *synthetic_matrix(loom_context *ctx, int64_t rows, int per_row)
-{
-    int64_t nnz = rows * per_row;
-    int64_t *ro = malloc((size_t)(rows + 1) * sizeof *ro);
-    int32_t *ci = malloc((size_t)nnz * sizeof *ci);
-    float *v = malloc((size_t)nnz * sizeof *v);
-    if (!ro || !ci || !v)
-        DIE("out of memory for the synthetic matrix");
-    uint64_t s = 12345;
-    for (int64_t i = 0; i <= rows; i++)
-        ro[i] = i * per_row;
-    for (int64_t i = 0; i < rows; i++) {
-        int64_t base = i - 2048 < 0 ? 0 : (i + 2048 >= rows ? rows - 4096 : i - 2048);
-        int64_t step = 4096 / per_row;
-        for (int k = 0; k < per_row; k++) {
-            s = s * 6364136223846793005ull + 1442695040888963407ull;
-            ci[i * per_row + k] = (int32_t)(base + k * step + (int64_t)((s >> 33) % (uint64_t)step));
-            v[i * per_row + k] = (float)((s >> 40) & 0xffff) / 65536.0f - 0.5f;
-        }
-    }
-    loom_csr *A = NULL;
-    CHECK(loom_csr_create(ctx, &A, rows, rows, nnz, LOOM_F32, ro, ci, v));
-    free(ro);
-    free(ci);
-    free(v);
-    return A;
-}
+#include "synthetic_inputs.h" /* bench/: the inputs cpu_bench generates */
 
 
 static double now(void);
@@ -56,10 +27,10 @@ int main(int argc, char **argv)
     int nc = argc - 5;
     loom_context *ctx; CHECK(loom_context_create(&ctx)); CHECK(loom_context_set_threads(ctx, threads));
     loom_csr *A;
-    if (scale == -1) A = synthetic_matrix(ctx, 1 << 20, 8);
-    else if (scale > 0) A = rmat_matrix(ctx, scale, 4, threads);
+    if (scale == -1) A = bench_band_matrix(ctx, 1 << 20, 8);
+    else if (scale > 0) A = bench_rmat_matrix(ctx, scale, 4, threads);
     else if (scale < -1) { /* R-MAT with its column labels permuted */
-        loom_csr *B = rmat_matrix(ctx, -scale, 4, threads);
+        loom_csr *B = bench_rmat_matrix(ctx, -scale, 4, threads);
         int64_t r_, c_, z_; const int64_t *ro; const int32_t *ci; const void *v;
         CHECK(loom_csr_info(B, &r_, &c_, &z_, NULL, NULL)); CHECK(loom_csr_arrays(B, &ro, &ci, &v));
         int32_t *nc = malloc(z_ * 4); float *nv = malloc(z_ * 4);

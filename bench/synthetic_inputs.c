@@ -1,3 +1,62 @@
+/*
+ * synthetic_inputs.c - the generated SpMV inputs of the benchmarks, the
+ * same bits on any machine and thread count (see synthetic_inputs.h).
+ * A benchmark's inputs: on failure they print why and exit.
+ */
+#include "synthetic_inputs.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("synthetic input: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(1);
+}
+#define DIE(...) die(__VA_ARGS__)
+#define CHECK(call)                                                                              \
+    do {                                                                                         \
+        if ((call) != LOOM_SUCCESS)                                                              \
+            DIE("%s: %s", #call, loom_last_error());                                             \
+    } while (0)
+
+/* A banded random matrix far larger than the LLC, for the SpMV
+ * bandwidth check (the real set tops out near 1e6 non-zeros). */
+loom_csr *bench_band_matrix(loom_context *ctx, int64_t rows, int per_row)
+{
+    int64_t nnz = rows * per_row;
+    int64_t *ro = malloc((size_t)(rows + 1) * sizeof *ro);
+    int32_t *ci = malloc((size_t)nnz * sizeof *ci);
+    float *v = malloc((size_t)nnz * sizeof *v);
+    if (!ro || !ci || !v)
+        DIE("out of memory for the synthetic matrix");
+    uint64_t s = 12345;
+    for (int64_t i = 0; i <= rows; i++)
+        ro[i] = i * per_row;
+    for (int64_t i = 0; i < rows; i++) {
+        int64_t base = i - 2048 < 0 ? 0 : (i + 2048 >= rows ? rows - 4096 : i - 2048);
+        int64_t step = 4096 / per_row;
+        for (int k = 0; k < per_row; k++) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            ci[i * per_row + k] = (int32_t)(base + k * step + (int64_t)((s >> 33) % (uint64_t)step));
+            v[i * per_row + k] = (float)((s >> 40) & 0xffff) / 65536.0f - 0.5f;
+        }
+    }
+    loom_csr *A = NULL;
+    CHECK(loom_csr_create(ctx, &A, rows, rows, nnz, LOOM_F32, ro, ci, v));
+    free(ro);
+    free(ci);
+    free(v);
+    return A;
+}
+
 /* splitmix64 (Steele, Lea and Flood 2014): the state steps by a constant,
  * so after k draws it is seed + k * gamma, and a block of draws can start
  * anywhere in the sequence without running the ones before it. */
@@ -25,7 +84,7 @@ static uint64_t splitmix64(uint64_t *state)
  * rows (scale 21: longest 20245 entries, 68% empty, 76% of the entries in
  * the first half of the rows) with the column pattern of power-law graphs:
  * the irregular counterpart of the band for the SpMV bandwidth check. */
-static loom_csr *rmat_matrix(loom_context *ctx, int scale, int edge_factor, int threads)
+loom_csr *bench_rmat_matrix(loom_context *ctx, int scale, int edge_factor, int threads)
 {
     const int64_t n = (int64_t)1 << scale, edges = (int64_t)edge_factor << scale;
     const int64_t per_block = edges / RMAT_BLOCKS; /* exact: scale >= 8 */
@@ -108,4 +167,3 @@ static loom_csr *rmat_matrix(loom_context *ctx, int scale, int edge_factor, int 
     free(v);
     return A;
 }
-
