@@ -10,6 +10,7 @@
 
 #include <omp.h>
 #include <pthread.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,8 +111,6 @@ static void load(void)
         topo.numa_nodes = 1;
     if (topo.packages <= 0)
         topo.packages = 1;
-    /* Without numbers, assume a modest x86 core: 32 KiB L1d, 512 KiB L2,
-     * 8 MiB shared LLC. */
     topo.l2_source = topo.l2 ? "hwloc" : "assumed";
     topo.llc_source = topo.llc ? "hwloc" : "assumed";
     /* Without hwloc's numbers, the C library's (glibc reads CPUID), then
@@ -131,11 +130,23 @@ static void load(void)
     }
 #endif
     /* LOOM_OMP_L2 (bytes; tests, and machines whose L2 is misreported)
-     * overrides every source. */
+     * overrides every source; a value that is not a whole byte count of at
+     * least 1 KiB is ignored, and the source says so (loom info
+     * --hardware, the plans' explain text). */
     const char *l2env = getenv("LOOM_OMP_L2");
-    if (l2env && strtoll(l2env, NULL, 10) > 0) {
-        topo.l2 = (size_t)strtoll(l2env, NULL, 10);
-        topo.l2_source = "LOOM_OMP_L2";
+    if (l2env) {
+        char *end;
+        errno = 0;
+        const long long v = strtoll(l2env, &end, 10);
+        if (end != l2env && *end == '\0' && errno == 0 && v >= 1024) {
+            topo.l2 = (size_t)v;
+            topo.l2_source = "LOOM_OMP_L2";
+        } else {
+            static char why[96];
+            snprintf(why, sizeof why, "%s; LOOM_OMP_L2 ignored: not a byte count >= 1024",
+                     topo.l2 ? topo.l2_source : "assumed");
+            topo.l2_source = why;
+        }
     }
     if (!topo.l1d)
         topo.l1d = 32u << 10;
