@@ -28,8 +28,9 @@
  * include the host's launch latency.
  *
  * Usage: dual_gpu_bench [--size N] [--reps R] [--conv-reps R]
- *                       [--w-sparsity S] [--csv FILE] [--conv-csv FILE]
- *                       [--no-spgemm] [--no-conv]
+ *                       [--w-sparsity S] [--sparsity S] [--csv FILE]
+ *                       [--conv-csv FILE] [--no-spgemm] [--no-conv]
+ * (--sparsity S: the SpGEMM sweep at S alone.)
  */
 #include <loom.h>
 #include <loom/bitmap.h>
@@ -281,7 +282,32 @@ static void set_variant(const struct variant *v)
 
 /* ----------------------------------------------------------- part 1 */
 
-static void spgemm_sweep(loom_context *ctx, int n, int reps, double copy_gbs, FILE *csv)
+/* From which sparsity up the dual-side GEMM wins at every sparsity
+ * measured, against cuBLAS and against cuSPARSE (where it ran: < 0 is
+ * skipped or failed). */
+static void print_crossovers(const double *sparsity, int ns, const std::vector<double> &dual_v,
+                             const std::vector<double> &blas_v, const std::vector<double> &sp_v)
+{
+    int win_blas = -1, win_sp = -1;
+    for (int i = ns - 1; i >= 0 && dual_v[i] < blas_v[i]; i--)
+        win_blas = i;
+    for (int i = ns - 1; i >= 0 && (sp_v[i] < 0 || dual_v[i] < sp_v[i]); i--)
+        if (sp_v[i] >= 0)
+            win_sp = i;
+    if (win_blas >= 0)
+        printf("dual-side GEMM faster than cuBLAS sgemm from %.1f%% sparsity up\n",
+               100 * sparsity[win_blas]);
+    else
+        printf("dual-side GEMM is not faster than cuBLAS sgemm at the highest sparsity\n");
+    if (win_sp >= 0)
+        printf("dual-side GEMM faster than cuSPARSE SpGEMM from %.1f%% sparsity up (of those run)\n",
+               100 * sparsity[win_sp]);
+    else
+        printf("dual-side GEMM is not faster than cuSPARSE SpGEMM at the highest sparsity run\n");
+}
+
+static void spgemm_sweep(loom_context *ctx, int n, int reps, double copy_gbs, double only,
+                         FILE *csv)
 {
     cublasHandle_t blas;
     cusparseHandle_t sp;
@@ -318,6 +344,8 @@ static void spgemm_sweep(loom_context *ctx, int n, int reps, double copy_gbs, FI
     std::vector<double> dual_v(ns), blas_v(ns), sp_v(ns);
     for (int idx = 0; idx < ns; idx++) {
         const double s = sparsity[idx];
+        if (only >= 0 && s != only)
+            continue;
         fill_sparse(A, s);
         fill_sparse(B, s);
         /* Useful multiply-adds: per k, non-zeros of A's column times B's row. */
@@ -337,7 +365,7 @@ static void spgemm_sweep(loom_context *ctx, int n, int reps, double copy_gbs, FI
         const double blas_ms = time_ms(reps, [&] {
             cublasSgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, dB, n, dA, n, &zero, dC, n);
         });
-        if (idx == 0)
+        if (dense_fma_per_ms == 0) /* cuBLAS's rate does not depend on the zeros */
             dense_fma_per_ms = (double)n * n * n / blas_ms;
         loom_dense Ad, Bd, Cd;
         LM(loom_dense_init(&Ad, n, n, n, LOOM_ROW_MAJOR, LOOM_F32, LOOM_MEMORY_HOST, A.data()));
@@ -441,23 +469,10 @@ static void spgemm_sweep(loom_context *ctx, int n, int reps, double copy_gbs, FI
         blas_v[idx] = blas_ms;
         sp_v[idx] = sp_ms;
     }
-    /* From which sparsity up loom wins at every sparsity measured. */
-    int win_blas = -1, win_sp = -1;
-    for (int i = ns - 1; i >= 0 && dual_v[i] < blas_v[i]; i--)
-        win_blas = i;
-    for (int i = ns - 1; i >= 0 && (sp_v[i] < 0 || dual_v[i] < sp_v[i]); i--)
-        if (sp_v[i] >= 0)
-            win_sp = i;
-    if (win_blas >= 0)
-        printf("dual-side GEMM faster than cuBLAS sgemm from %.1f%% sparsity up\n",
-               100 * sparsity[win_blas]);
-    else
-        printf("dual-side GEMM is not faster than cuBLAS sgemm at the highest sparsity\n");
-    if (win_sp >= 0)
-        printf("dual-side GEMM faster than cuSPARSE SpGEMM from %.1f%% sparsity up (of those run)\n",
-               100 * sparsity[win_sp]);
-    else
-        printf("dual-side GEMM is not faster than cuSPARSE SpGEMM at the highest sparsity run\n");
+    /* From which sparsity up loom wins at every sparsity measured (with
+     * --sparsity only one level ran: no crossover to tell). */
+    if (only < 0)
+        print_crossovers(sparsity, ns, dual_v, blas_v, sp_v);
     cudaFree(dA);
     cudaFree(dB);
     cudaFree(dC);
@@ -643,7 +658,7 @@ static void table_iii(loom_context *ctx, int reps, int conv_reps, double w_spars
 int main(int argc, char **argv)
 {
     int n = 4096, reps = 7, conv_reps = 20, im_reps = 200;
-    double w_sparsity = 0.75;
+    double w_sparsity = 0.75, only = -1;
     bool do_spgemm = true, do_conv = true;
     const char *csv_path = nullptr, *conv_csv_path = nullptr;
     for (int i = 1; i < argc; i++) {
@@ -655,6 +670,8 @@ int main(int argc, char **argv)
             conv_reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--w-sparsity") && i + 1 < argc)
             w_sparsity = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--sparsity") && i + 1 < argc)
+            only = atof(argv[++i]);
         else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
             csv_path = argv[++i];
         else if (!strcmp(argv[i], "--conv-csv") && i + 1 < argc)
@@ -665,7 +682,7 @@ int main(int argc, char **argv)
             do_conv = false;
         else {
             fprintf(stderr,
-                    "usage: %s [--size N] [--reps R] [--conv-reps R] [--w-sparsity S] "
+                    "usage: %s [--size N] [--reps R] [--conv-reps R] [--w-sparsity S] [--sparsity S] "
                     "[--csv FILE] [--conv-csv FILE] [--no-spgemm] [--no-conv]\n",
                     argv[0]);
             return 2;
@@ -686,7 +703,7 @@ int main(int argc, char **argv)
            prop.name, prop.multiProcessorCount, prop.l2CacheSize / 1048576.0, copy_gbs);
     if (do_spgemm) {
         FILE *csv = csv_path ? fopen(csv_path, "w") : nullptr;
-        spgemm_sweep(ctx, n, reps, copy_gbs, csv);
+        spgemm_sweep(ctx, n, reps, copy_gbs, only, csv);
         if (csv)
             fclose(csv);
     }

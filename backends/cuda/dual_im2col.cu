@@ -6,14 +6,18 @@
  *   cols((c*R + r)*S + s, p*Q + q) = X(n, c, p*sh - ph + r*dh, q*sw - pw + s*dw)
  *
  * (zero in the padding).  They only move values.
- *   dense:  one thread per element of the explicit matrix;
+ *   dense:  four consecutive elements of a row of the explicit matrix a
+ *           thread;
  *   CSR:    one warp per im2col row, walking the input rows it draws from
  *           (count, prefix sum, fill: sorted columns come out in order);
- *   bitmap: one block per output tile; a lane tests its source bit in the
- *           input's masks, the warp ballots the line mask (the transpose
- *           of mask, shift and test), and present values are gathered by
- *           popcount through the input's line offsets.  One launch: each
- *           block writes its tile's bit, set or clear (no memset first).
+ *   bitmap: one warp per output tile; a lane makes one line's mask
+ *           from the input's masks (mask, funnel shift: the part of a
+ *           line on one output row is a piece of one input row), the
+ *           warp scans the counts, and only the lines with bits copy
+ *           their values: runs of consecutive input values where the
+ *           tile spans at most two output rows, else by popcount through
+ *           the input's line offsets.  One launch: each warp writes its
+ *           tile's bit, set or clear (no memset first).
  */
 #include "dual_cuda.h"
 #include "dual_common.cuh"
@@ -58,7 +62,8 @@ int im2col_bitmap(const geometry &g, const dual_cuda_bitmap *X, dual_cuda_bitmap
     const int64_t tiles = cols->tile_rows * cols->tile_cols;
     if (!tiles)
         return 0;
-    im2col_bitmap_kernel<real><<<grid_for(tiles, 1), BUILD_THREADS, 0, stream>>>(g, *X, *cols);
+    im2col_bitmap_kernel<real>
+        <<<grid_for(tiles, IM2COL_WARPS), IM2COL_WARPS * 32, 0, stream>>>(g, *X, *cols);
     return (int)cudaGetLastError();
 }
 
@@ -76,7 +81,7 @@ extern "C" int loom__dual_cuda_im2col_dense(const loom_conv_shape *s, int64_t ou
     if (!rows || !ncols)
         return 0;
     cudaStream_t st = static_cast<cudaStream_t>(stream);
-    const dim3 grid(grid_for(ncols, 256), (unsigned)(rows < 65535 ? rows : 65535));
+    const dim3 grid(grid_for((ncols + 3) / 4, 256), (unsigned)(rows < 65535 ? rows : 65535));
     if (f64)
         im2col_dense_kernel<double><<<grid, 256, 0, st>>>(
             g, static_cast<const double *>(X), ldx, x_col_major, static_cast<double *>(cols), ldc,

@@ -54,25 +54,52 @@ __device__ __forceinline__ bool source_pixel(const geometry &g, const im2col_row
     return true;
 }
 
-/* Rows over blockIdx.y (grid-stride), columns over x: a block's threads
- * share their row's offsets and write consecutive columns. */
+/* Rows over blockIdx.y (grid-stride), four consecutive columns a thread
+ * over x: the row's fields once, one division for the first column's
+ * (p, q), then q steps on; a row-major output takes the four in 16-byte
+ * stores where aligned.  (One column a thread, each with its own
+ * divisions, took 39 us on Table III's layer on an H200; this 17 us.) */
 template <typename real>
 __global__ void im2col_dense_kernel(const geometry g, const real *__restrict__ X, int64_t ldx,
-                                    int x_col_major, real *__restrict__ cols, int64_t ldc,
-                                    int c_col_major, int rows)
+                                     int x_col_major, real *__restrict__ cols, int64_t ldc,
+                                     int c_col_major, int rows)
 {
     const int ncols = g.P * g.Q;
     for (int row = blockIdx.y; row < rows; row += gridDim.y) {
         const im2col_row rw = row_of(g, row);
-        for (int64_t c64 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; c64 < ncols;
-             c64 += (int64_t)gridDim.x * blockDim.x) {
-            const int col = (int)c64;
-            int64_t xr;
-            int xc;
-            real v = real(0);
-            if (source_pixel(g, rw, col, &xr, &xc))
-                v = X[x_col_major ? xr + (int64_t)xc * ldx : xr * ldx + xc];
-            cols[c_col_major ? row + (int64_t)col * ldc : (int64_t)row * ldc + col] = v;
+        const int64_t xr0 = g.x_row0 + (int64_t)rw.c * g.H;
+        for (int64_t c64 = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) * 4; c64 < ncols;
+             c64 += (int64_t)gridDim.x * blockDim.x * 4) {
+            const int c0 = (int)c64;
+            int p = c0 / g.Q, q = c0 - p * g.Q;
+            real v[4];
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                const int ih = p * g.sh + rw.hr, iw = q * g.sw + rw.ws;
+                v[e] = real(0);
+                if (c0 + e < ncols && ih >= 0 && ih < g.H && iw >= 0 && iw < g.W) {
+                    const int64_t xr = xr0 + ih;
+                    v[e] = X[x_col_major ? xr + (int64_t)iw * ldx : xr * ldx + iw];
+                }
+                if (++q == g.Q) {
+                    q = 0;
+                    p++;
+                }
+            }
+            real *o = cols + (c_col_major ? row + (int64_t)c0 * ldc : (int64_t)row * ldc + c0);
+            if (!c_col_major && c0 + 4 <= ncols && (reinterpret_cast<uintptr_t>(o) & 15) == 0) {
+                using vec = typename vec16<real>::type;
+                constexpr int V = 16 / (int)sizeof(real);
+#pragma unroll
+                for (int i = 0; i < 4; i += V) {
+                    vec x;
+                    memcpy(&x, &v[i], 16);
+                    reinterpret_cast<vec *>(o)[i / V] = x;
+                }
+            } else {
+                for (int e = 0; e < 4 && c0 + e < ncols; e++)
+                    o[c_col_major ? (int64_t)e * ldc : e] = v[e];
+            }
         }
     }
 }
@@ -126,48 +153,207 @@ __global__ void im2col_csr_kernel(const geometry g, const dual_cuda_csr X, int r
     }
 }
 
-/* One block per tile of the (padded, row-condensed) im2col bitmap.  Each
- * block writes its tiles' bits either way (finish_tile<real, true>), so no
- * clearing launch goes before it: one launch in all. */
-template <typename real>
-__global__ void __launch_bounds__(BUILD_THREADS)
-    im2col_bitmap_kernel(const geometry g, const dual_cuda_bitmap X, const dual_cuda_bitmap out)
+/* A piece of one input row: its present values are `count` consecutive
+ * entries of the input's values from `src`. */
+struct value_run {
+    int64_t src;
+    int count;
+};
+
+/* Bits [a, a + n) of input row xr (0 <= a, a + n <= W, 1 <= n <= 32): the
+ * row's mask words of one or two tiles, funnel shifted to the low n bits;
+ * and where their values lie, one run a tile (run[1].count 0 when the
+ * piece stays in one tile).  Callers that want the bits alone let the
+ * compiler drop the offset loads. */
+__device__ __forceinline__ uint32_t input_piece(const dual_cuda_bitmap &X, int64_t xr, int a,
+                                                int n, value_run (&run)[2])
 {
-    __shared__ uint32_t smem[T];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const real *xv = static_cast<const real *>(X.values);
-    const int64_t tiles = out.tile_rows * out.tile_cols;
-    if (blockIdx.x == 0 && threadIdx.x == 0)
-        clear_tail_tile_bits(out);
-    for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
-        const int row0 = (int)(t / out.tile_cols) * T + warp * BUILD_LINES;
-        const int col = (int)(t % out.tile_cols) * T + lane;
-        /* The lane's output pixel, once per tile. */
-        const int p = col / g.Q, q = col - p * g.Q;
-        real x[BUILD_LINES];
-        bool present[BUILD_LINES];
-#pragma unroll
-        for (int h = 0; h < BUILD_LINES; h++) {
-            const int row = row0 + h;
-            present[h] = false;
-            x[h] = real(0);
-            if (row >= out.rows || col >= out.cols)
-                continue;
-            const im2col_row rw = row_of(g, row);
-            const int ih = p * g.sh + rw.hr, iw = q * g.sw + rw.ws;
-            if (ih < 0 || ih >= g.H || iw < 0 || iw >= g.W)
-                continue;
+    const int64_t w = ((xr >> 5) * X.tile_cols + (a >> 5)) * T + (xr & 31);
+    const int sh = a & 31, n0 = min(n, 32 - sh);
+    const uint32_t m0 = X.masks[w];
+    const uint32_t lo = (m0 >> sh) & (n0 == 32 ? ~0u : (1u << n0) - 1u);
+    run[0] = {tile_start(X.tile_offsets, X.tile_stride, w >> 5) + X.line_offsets[w] +
+                  __popc(m0 & ((1u << sh) - 1u)),
+              __popc(lo)};
+    run[1] = {0, 0};
+    if (n0 == n)
+        return lo;
+    const uint32_t hi = X.masks[w + T] & ((1u << (n - n0)) - 1u); /* the row's next tile */
+    run[1] = {tile_start(X.tile_offsets, X.tile_stride, (w + T) >> 5) + X.line_offsets[w + T],
+              __popc(hi)};
+    return lo | hi << n0;
+}
+
+/* Whether input pixel (xr, iw) is present. */
+__device__ __forceinline__ bool input_bit(const dual_cuda_bitmap &X, int64_t xr, int iw)
+{
+    return X.masks[((xr >> 5) * X.tile_cols + (iw >> 5)) * T + (xr & 31)] >> (iw & 31) & 1u;
+}
+
+/* The columns c0 .. c0+n-1 of the im2col bitmap (one output row p, from
+ * q0) on im2col row rw, with stride_w 1: a piece of one input row (or
+ * none, in the padding).  Returns its bits, shifted to start at bit
+ * `at`, and its value runs. */
+__device__ __forceinline__ uint32_t im2col_segment(const geometry &g, const dual_cuda_bitmap &X,
+                                                   const im2col_row &rw, int p, int q0, int n,
+                                                   int at, value_run (&run)[2])
+{
+    run[0] = run[1] = {0, 0};
+    const int ih = p * g.sh + rw.hr;
+    const int iw0 = q0 + rw.ws, a = max(iw0, 0), b = min(iw0 + n, g.W);
+    if (ih < 0 || ih >= g.H || a >= b)
+        return 0;
+    const int64_t xr = g.x_row0 + (int64_t)rw.c * g.H + ih;
+    return input_piece(X, xr, a, b - a, run) << (at + (a - iw0));
+}
+
+/* The mask of one line of the im2col bitmap: im2col row rw (row_of),
+ * columns col0 .. col0+31 (those below ncols).  The columns fall into
+ * segments of one output row p each; with stride_w 1 a segment is a
+ * piece of one input row, taken by one funnel shift, else bit by bit. */
+__device__ __forceinline__ uint32_t im2col_line_mask(const geometry &g, const dual_cuda_bitmap &X,
+                                                     const im2col_row &rw, int col0, int ncols)
+{
+    const int cend = min(col0 + T, ncols);
+    uint32_t m = 0;
+    for (int c = col0; c < cend;) {
+        const int p = c / g.Q, q0 = c - p * g.Q, n = min(g.Q - q0, cend - c);
+        if (g.sw == 1) {
+            value_run unused[2];
+            m |= im2col_segment(g, X, rw, p, q0, n, c - col0, unused);
+        } else {
+            const int ih = p * g.sh + rw.hr;
             const int64_t xr = g.x_row0 + (int64_t)rw.c * g.H + ih;
-            const int64_t w = ((xr >> 5) * X.tile_cols + (iw >> 5)) * T + (xr & 31);
-            const uint32_t xm = X.masks[w];
-            const int bit = iw & 31;
-            if (xm >> bit & 1u) {
-                present[h] = true;
-                x[h] = xv[tile_start(X.tile_offsets, X.tile_stride, w >> 5) + X.line_offsets[w] +
-                          __popc(xm & ((1u << bit) - 1u))];
+            for (int j = 0; j < n && ih >= 0 && ih < g.H; j++) {
+                const int iw = (q0 + j) * g.sw + rw.ws;
+                if (iw >= 0 && iw < g.W && input_bit(X, xr, iw))
+                    m |= 1u << (c - col0 + j);
             }
         }
-        finish_tile<real, true>(t, x, present, smem, out);
+        c += n;
+    }
+    return m;
+}
+
+constexpr int IM2COL_WARPS = 8;
+constexpr int IM2COL_BATCH = 4; /* lines whose values are gathered together */
+
+/* One warp per tile of the (padded, row-condensed) im2col bitmap, in two
+ * passes.  Masks: lane l builds line l's mask from the input's masks
+ * (mask, funnel shift), the warp scans the line counts and writes masks,
+ * line offsets and the tile's bit (set or clear, so nothing is cleared
+ * before the launch).  Values: only the lines with a bit, IM2COL_BATCH at a time
+ * (their loads in flight together).  Where the tile's 32 columns span at
+ * most two output rows and stride_w is 1 (the common case: Q >= 31), a
+ * line's values are at most four runs of consecutive input values (two
+ * segments, each in at most two input tiles), found in the masks pass:
+ * lane b copies the line's b-th value with one load.  Elsewhere lane b
+ * finds its bit's value through the input's line offset and popcount.
+ * Table III on the GPU: bench/results/dual/README.md. */
+template <typename real>
+__global__ void __launch_bounds__(IM2COL_WARPS * 32)
+    im2col_bitmap_kernel(const geometry g, const dual_cuda_bitmap X, const dual_cuda_bitmap out)
+{
+    const int lane = threadIdx.x & 31;
+    const uint32_t below = (1u << lane) - 1u;
+    const real *xv = static_cast<const real *>(X.values);
+    const int64_t tiles = out.tile_rows * out.tile_cols;
+    const int ncols = (int)out.cols;
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        clear_tail_tile_bits(out);
+    const int64_t warps = (int64_t)gridDim.x * IM2COL_WARPS;
+    for (int64_t t = (int64_t)blockIdx.x * IM2COL_WARPS + (threadIdx.x >> 5); t < tiles;
+         t += warps) {
+        const int row0 = (int)(t / out.tile_cols) * T, col0 = (int)(t % out.tile_cols) * T;
+        const int cend = min(col0 + T, ncols);
+        const int p0 = col0 / g.Q, q0 = col0 - p0 * g.Q, n0 = min(g.Q - q0, cend - col0);
+        const bool runs = g.sw == 1 && (cend - 1) / g.Q - p0 <= 1; /* warp-uniform */
+        const int my_row = row0 + lane;
+        const im2col_row mine = row_of(g, min(my_row, (int)out.rows - 1)); /* lane = line */
+        uint32_t m = 0;
+        value_run r[4] = {};
+        if (my_row < out.rows) {
+            if (runs) {
+                value_run r0[2], r1[2];
+                m = im2col_segment(g, X, mine, p0, q0, n0, 0, r0);
+                if (n0 < cend - col0)
+                    m |= im2col_segment(g, X, mine, p0 + 1, 0, cend - col0 - n0, n0, r1);
+                else
+                    r1[0] = r1[1] = {0, 0};
+                r[0] = r0[0], r[1] = r0[1], r[2] = r1[0], r[3] = r1[1];
+            } else {
+                m = im2col_line_mask(g, X, mine, col0, ncols);
+            }
+        }
+        const int line_off = warp_exclusive_scan(__popc(m), lane);
+        out.masks[t * T + lane] = m;
+        out.line_offsets[t * T + lane] = line_off;
+        uint32_t todo = __ballot_sync(FULL, m != 0u); /* the lines with values */
+        if (lane == 0) {
+            unsigned long long *word =
+                reinterpret_cast<unsigned long long *>(out.tile_bits + (t >> 6));
+            if (todo)
+                atomicOr(word, 1ull << (t & 63));
+            else
+                atomicAnd(word, ~(1ull << (t & 63)));
+        }
+        /* The values pass.  Per line, from its lane: the runs (their
+         * counts packed a byte each) or the row fields. */
+        const uint32_t counts =
+            (uint32_t)r[0].count | (uint32_t)r[1].count << 8 | (uint32_t)r[2].count << 16 |
+            (uint32_t)r[3].count << 24;
+        const int col = col0 + lane, p = col / g.Q, q = col - p * g.Q;
+        const int64_t my_xr0 = g.x_row0 + (int64_t)mine.c * g.H; /* + ih: the input row */
+        real *vals = static_cast<real *>(out.values) + t * TILE_VALUES;
+        while (todo) {
+            real v[IM2COL_BATCH];
+            int dst[IM2COL_BATCH];
+#pragma unroll
+            for (int j = 0; j < IM2COL_BATCH; j++) {
+                v[j] = real(0);
+                dst[j] = -1;
+                if (!todo) /* warp-uniform */
+                    continue;
+                const int h = __ffs(todo) - 1;
+                todo &= todo - 1u;
+                const int oh = __shfl_sync(FULL, line_off, h);
+                if (runs) {
+                    const uint32_t ch = __shfl_sync(FULL, counts, h);
+                    int k = lane;
+                    int64_t src = -1;
+#pragma unroll
+                    for (int u = 0; u < 4; u++) {
+                        const int64_t su = __shfl_sync(FULL, r[u].src, h);
+                        const int cu = (int)(ch >> (8 * u) & 0xffu);
+                        if (src < 0 && k < cu)
+                            src = su + k;
+                        else if (src < 0)
+                            k -= cu;
+                    }
+                    if (src < 0)
+                        continue; /* past the line's last value */
+                    v[j] = xv[src];
+                    dst[j] = oh + lane;
+                } else {
+                    const uint32_t mh = __shfl_sync(FULL, m, h);
+                    const int hr = __shfl_sync(FULL, mine.hr, h), ws = __shfl_sync(FULL, mine.ws, h);
+                    const int64_t xr0 = __shfl_sync(FULL, my_xr0, h);
+                    if (!(mh >> lane & 1u))
+                        continue;
+                    const int iw = q * g.sw + ws;
+                    const int64_t xr = xr0 + p * g.sh + hr;
+                    const int64_t w = ((xr >> 5) * X.tile_cols + (iw >> 5)) * T + (xr & 31);
+                    const uint32_t xm = X.masks[w];
+                    v[j] = xv[tile_start(X.tile_offsets, X.tile_stride, w >> 5) +
+                              X.line_offsets[w] + __popc(xm & ((1u << (iw & 31)) - 1u))];
+                    dst[j] = oh + __popc(mh & below);
+                }
+            }
+#pragma unroll
+            for (int j = 0; j < IM2COL_BATCH; j++)
+                if (dst[j] >= 0)
+                    vals[dst[j]] = v[j];
+        }
     }
 }
 

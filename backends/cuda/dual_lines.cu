@@ -16,16 +16,20 @@
  *
  * A block is 8 warps; a warp owns a group of 4 lines and 32*CPL columns
  * of E (f32: CPL 8, 256 columns; f64: CPL 4).  A step is one entry: its k
- * comes from a register window of the next 32 entries (one shuffle; the
- * following window's k and values are loaded while this one is walked),
- * its 4 values from the window's copy in shared memory (one address: a
- * broadcast), its E row slice from 16-byte loads through L1, then 4*CPL
- * fmas.  f32 issues the E loads of 7 steps before their fmas (f64 2):
- * on an H200, at 4096^3 and 80% sparsity, 2, 4 and 8 steps took 3.19,
- * 2.92 and 2.77 ms with 3, 2 and 2 blocks an SM, where three blocks of 2
- * steps with the values read late, 4 steps of 4-warp blocks or a ring of
- * loads in flight were slower (bench/results/dual/README.md); 8 spills
- * 12 bytes, 7 does not.  Nothing is shared between warps, so there is no
+ * comes from a register window of the next 32 entries (one shuffle), its
+ * 4 values from the window's copy in shared memory (one address: a
+ * broadcast; the next window's k are loaded and its values copied by
+ * cp.async while this one is walked, so no registers hold them), its E
+ * row slice from 16-byte loads through L1 at k * lde bytes from the
+ * lane's address (one 32 x 32 -> 64-bit multiply-add), then 4*CPL fmas.
+ * f32 issues the E loads of 8 steps before their fmas (f64 2), a
+ * window's tail in batches of 4, 2, 1.  On an H200, at 4096^3 and 80%
+ * sparsity: 2, 4 and 8 steps took 3.19, 2.92 and 2.77 ms with the values
+ * staged through registers and the address in several 64-bit steps
+ * (8 spilled then); with one multiply-add for the address, 7 steps 2.49
+ * and 8 (8 bytes spilled) 2.41; with the values by cp.async, 8 steps
+ * 2.42 with no spill, 7 2.54 (bench/results/dual/README.md; cuBLAS sgemm
+ * 2.68-2.73).  Nothing is shared between warps, so there is no
  * barrier.  Blocks of the same column strip are consecutive so the strips
  * being read at one time stay in L2.  (The previous walk merged 4 lines'
  * own lists in the kernel a k-tile at a time: 3.50 ms.)
@@ -43,28 +47,32 @@ using namespace loom_dual;
 
 constexpr int LW_WARPS = 8, LW_THREADS = LW_WARPS * 32;
 
-/* apply(s, load(s)) for s = 0 .. n-1 in order, the loads of D steps
+/* apply(s, load(s)) for s = from .. n-1 in order, the loads of D steps
  * issued before their D applies: more loads in flight a warp was
- * measured faster than more warps an SM (bench/results/dual/README.md). */
+ * measured faster than more warps an SM (bench/results/dual/README.md).
+ * The steps left over (fewer than D) go in batches of (D+1)/2, and so on
+ * down to 1, so a window's tail keeps some loads in flight too. */
 template <int D, class Load, class Apply>
-__device__ __forceinline__ void walk_steps(int n, Load load, Apply apply)
+__device__ __forceinline__ void walk_steps(int from, int n, Load load, Apply apply)
 {
     if constexpr (D <= 2) { /* fewer registers than the loop below */
-        walk_k<D == 2>(n == 32 ? ~0u : (1u << n) - 1u, load, apply);
+        const uint32_t all = n == 32 ? ~0u : (1u << n) - 1u;
+        walk_k<D == 2>(all & ~((1u << from) - 1u), load, apply);
         return;
-    }
-    int s = 0;
-    for (; s + D <= n; s += D) {
-        decltype(load(0)) x[D];
+    } else {
+        int s = from;
+        for (; s + D <= n; s += D) {
+            decltype(load(0)) x[D];
 #pragma unroll
-        for (int d = 0; d < D; d++)
-            x[d] = load(s + d);
+            for (int d = 0; d < D; d++)
+                x[d] = load(s + d);
 #pragma unroll
-        for (int d = 0; d < D; d++)
-            apply(s + d, x[d]);
+            for (int d = 0; d < D; d++)
+                apply(s + d, x[d]);
+        }
+        if (s < n)
+            walk_steps<(D + 1) / 2>(s, n, load, apply);
     }
-    for (; s < n; s++)
-        apply(s, load(s));
 }
 
 /* E(k, x) = the dense side at (k, x), +0 where absent or in the padding.
@@ -126,44 +134,49 @@ __global__ void __launch_bounds__(LW_THREADS, 2)
         for (int c = 0; c < CPL; c++)
             acc[r][c] = real(0);
 
-    const real *e_lane = E + bx * BN + lane * V;
+    const char *e_lane_b = reinterpret_cast<const char *>(E + bx * BN + lane * V);
+    const uint32_t lde_b = lde * (uint32_t)sizeof(real);
     const vec *va = reinterpret_cast<const vec *>(val);
-    __shared__ vec sA[LW_WARPS][32 * AV]; /* the window's values, entry by entry */
-    vec *sa = sA[warp];
+    /* The window's values, entry by entry, in two buffers: the next
+     * window's travel (cp.async, no registers held) while this one is
+     * walked. */
+    __shared__ vec sA[2][LW_WARPS][32 * AV];
 
-    /* A window is the next 32 entries: lane e holds entry p+e's k and
-     * values.  The next window's loads go out before this one's walk, so
-     * they are waited for only once per 32 steps, if at all. */
+    /* A window is the next 32 entries: lane e holds entry p+e's k (and
+     * sA its values).  The next window's loads go out before this one's
+     * walk, so they are waited for only once per 32 steps, if at all. */
     int32_t kn = 0;
-    vec an[AV];
-    auto fetch = [&](int64_t q) {
+    auto fetch = [&](int64_t q, int buf) {
         const bool in = q + lane < end;
         kn = in ? __ldg(kidx + q + lane) : 0;
 #pragma unroll
         for (int h = 0; h < AV; h++)
-            an[h] = in ? __ldg(va + (q + lane) * AV + h) : vec{};
+            copy_async16_or_zero(&sA[buf][warp][lane * AV + h], va + (in ? (q + lane) * AV + h : 0),
+                                 in);
+        copy_async_commit();
     };
-    fetch(p);
-    for (; p < end; p += 32) {
+    fetch(p, 0);
+    for (int buf = 0; p < end; p += 32, buf ^= 1) {
         const int64_t left = end - p;
         const int n = left < 32 ? (int)left : 32;
         const int32_t kw = kn;
-#pragma unroll
-        for (int h = 0; h < AV; h++)
-            sa[lane * AV + h] = an[h];
-        __syncwarp();
+        const vec *sa = sA[buf][warp];
+        copy_async_wait_all();
+        __syncwarp(); /* every lane's copies of this window have landed */
         if (p + 32 < end)
-            fetch(p + 32);
+            fetch(p + 32, buf ^ 1);
         walk_steps<D>(
-            n,
+            0, n,
             [&](int s) {
                 group_ab<real, R, CPL> x;
                 if (!LATE)
 #pragma unroll
                     for (int h = 0; h < AV; h++)
                         unpack(sa[s * AV + h], &x.a[h * V]); /* one address: a broadcast */
-                /* 32-bit offsets: E is at most 2 GiB (dual_cuda_backend.c) */
-                const real *pe = e_lane + (uint32_t)__shfl_sync(FULL, kw, s) * lde;
+                /* k * lde bytes, one 32 x 32 -> 64-bit multiply-add with the
+                 * lane's address (E is at most 2 GiB: dual_cuda_backend.c) */
+                const real *pe = reinterpret_cast<const real *>(
+                    e_lane_b + (uint64_t)(uint32_t)__shfl_sync(FULL, kw, s) * lde_b);
 #pragma unroll
                 for (int q = 0; q < VECS; q++)
                     unpack(__ldg(reinterpret_cast<const vec *>(pe + q * T * V)), &x.b[q * V]);
@@ -186,6 +199,7 @@ __global__ void __launch_bounds__(LW_THREADS, 2)
             });
         __syncwarp(); /* the window is read before the next one is written */
     }
+    copy_async_wait_all(); /* a warp past its last group still has its empty fetch out */
 
     /* The finish, once per element, as the reference writes it. */
 #pragma unroll
@@ -247,5 +261,5 @@ extern "C" int loom__dual_cuda_gemm_lines(const dual_cuda_lines *L, const dual_c
     const float af = (float)alpha, bf = (float)beta;
     if (f64)
         return launch<double, 4, 4, 2, false>(L, S, alpha, beta, Cd, ldc, col_major, s);
-    return launch<float, 4, 8, 7, true>(L, S, af, bf, Cf, ldc, col_major, s);
+    return launch<float, 4, 8, 8, true>(L, S, af, bf, Cf, ldc, col_major, s);
 }
