@@ -236,7 +236,11 @@ __device__ __forceinline__ uint32_t im2col_line_mask(const geometry &g, const du
 }
 
 constexpr int IM2COL_WARPS = 8;
-constexpr int IM2COL_BATCH = 4; /* lines whose values are gathered together */
+constexpr int IM2COL_BATCH = 4; /* values (or lines) whose loads go out together */
+/* A tile whose longest line has at most this many values copies lane a
+ * line; longer, line by line (on Table III's layer, an H200: lane a line
+ * 13 us at 75% sparsity, 65 at 0%; line by line 23 at both). */
+constexpr int IM2COL_LANE_PER_LINE = 16;
 
 /* One warp per tile of the (padded, row-condensed) im2col bitmap, in two
  * passes.  Masks: lane l builds line l's mask from the input's masks
@@ -247,8 +251,9 @@ constexpr int IM2COL_BATCH = 4; /* lines whose values are gathered together */
  * most two output rows and stride_w is 1 (the common case: Q >= 31), a
  * line's values are at most four runs of consecutive input values (two
  * segments, each in at most two input tiles), found in the masks pass:
- * lane b copies the line's b-th value with one load.  Elsewhere lane b
- * finds its bit's value through the input's line offset and popcount.
+ * short lines are copied a lane a line, longer ones line by line, lane b
+ * the b-th value.  Elsewhere, line by line, lane b finds its bit's value
+ * through the input's line offset and popcount.
  * Table III on the GPU: bench/results/dual/README.md. */
 template <typename real>
 __global__ void __launch_bounds__(IM2COL_WARPS * 32)
@@ -297,14 +302,43 @@ __global__ void __launch_bounds__(IM2COL_WARPS * 32)
             else
                 atomicAnd(word, ~(1ull << (t & 63)));
         }
-        /* The values pass.  Per line, from its lane: the runs (their
-         * counts packed a byte each) or the row fields. */
+        real *vals = static_cast<real *>(out.values) + t * TILE_VALUES;
+        const int total = r[0].count + r[1].count + r[2].count + r[3].count;
+        const int most = runs ? __reduce_max_sync(FULL, total) : T;
+        if (most <= IM2COL_LANE_PER_LINE) {
+            /* Short lines: lane l copies line l's values, the k-th of
+             * every line at once (the sources of neighbouring lines,
+             * kernel columns s, s+1 of one input row, are close). */
+            for (int k0 = 0; k0 < most; k0 += IM2COL_BATCH) {
+                real v[IM2COL_BATCH];
+#pragma unroll
+                for (int j = 0; j < IM2COL_BATCH; j++) {
+                    int k = k0 + j;
+                    int64_t src = r[3].src + (k - r[0].count - r[1].count - r[2].count);
+                    if (k < r[0].count)
+                        src = r[0].src + k;
+                    else if ((k -= r[0].count) < r[1].count)
+                        src = r[1].src + k;
+                    else if ((k -= r[1].count) < r[2].count)
+                        src = r[2].src + k;
+                    v[j] = k0 + j < total ? xv[src] : real(0);
+                }
+#pragma unroll
+                for (int j = 0; j < IM2COL_BATCH; j++)
+                    if (k0 + j < total)
+                        vals[line_off + k0 + j] = v[j];
+            }
+            continue;
+        }
+        /* Longer lines: line by line (those with bits), lane b stores the
+         * line's b-th value (runs: the line's runs from its lane) or bit
+         * b's (else: through the input's line offset and popcount, the
+         * line's row fields from its lane). */
         const uint32_t counts =
             (uint32_t)r[0].count | (uint32_t)r[1].count << 8 | (uint32_t)r[2].count << 16 |
             (uint32_t)r[3].count << 24;
         const int col = col0 + lane, p = col / g.Q, q = col - p * g.Q;
         const int64_t my_xr0 = g.x_row0 + (int64_t)mine.c * g.H; /* + ih: the input row */
-        real *vals = static_cast<real *>(out.values) + t * TILE_VALUES;
         while (todo) {
             real v[IM2COL_BATCH];
             int dst[IM2COL_BATCH];
@@ -334,20 +368,20 @@ __global__ void __launch_bounds__(IM2COL_WARPS * 32)
                         continue; /* past the line's last value */
                     v[j] = xv[src];
                     dst[j] = oh + lane;
-                } else {
-                    const uint32_t mh = __shfl_sync(FULL, m, h);
-                    const int hr = __shfl_sync(FULL, mine.hr, h), ws = __shfl_sync(FULL, mine.ws, h);
-                    const int64_t xr0 = __shfl_sync(FULL, my_xr0, h);
-                    if (!(mh >> lane & 1u))
-                        continue;
-                    const int iw = q * g.sw + ws;
-                    const int64_t xr = xr0 + p * g.sh + hr;
-                    const int64_t w = ((xr >> 5) * X.tile_cols + (iw >> 5)) * T + (xr & 31);
-                    const uint32_t xm = X.masks[w];
-                    v[j] = xv[tile_start(X.tile_offsets, X.tile_stride, w >> 5) +
-                              X.line_offsets[w] + __popc(xm & ((1u << (iw & 31)) - 1u))];
-                    dst[j] = oh + __popc(mh & below);
+                    continue;
                 }
+                const uint32_t mh = __shfl_sync(FULL, m, h);
+                const int hr = __shfl_sync(FULL, mine.hr, h), ws = __shfl_sync(FULL, mine.ws, h);
+                const int64_t xr0 = __shfl_sync(FULL, my_xr0, h);
+                if (!(mh >> lane & 1u))
+                    continue;
+                const int iw = q * g.sw + ws;
+                const int64_t xr = xr0 + p * g.sh + hr;
+                const int64_t w = ((xr >> 5) * X.tile_cols + (iw >> 5)) * T + (xr & 31);
+                const uint32_t xm = X.masks[w];
+                v[j] = xv[tile_start(X.tile_offsets, X.tile_stride, w >> 5) + X.line_offsets[w] +
+                          __popc(xm & ((1u << (iw & 31)) - 1u))];
+                dst[j] = oh + __popc(mh & below);
             }
 #pragma unroll
             for (int j = 0; j < IM2COL_BATCH; j++)

@@ -6,6 +6,7 @@ B=/tmp/loom-dual-build
 export LD_LIBRARY_PATH=$B:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 {
 for s in ${XP_SPARSITY:-0.8 0.9}; do
+  [ "$s" = skip ] && continue
   for xp in ${XP_LINES:-7 8 6 4 7 8}; do
     echo "== LOOM_XP_LINES=$xp sparsity $s"
     LOOM_XP_LINES=$xp timeout 60 $B/dual_gpu_bench --no-conv --sparsity $s --reps 9 | grep -E "^ *[0-9.]+%"
