@@ -5,7 +5,8 @@
  * ballots the line masks, the block shares them, and every line's values
  * are placed at tile*1024 + (values of earlier lines) + (lower bits on the
  * line): the format's order inside a tile (loom/bitmap.h), with no prefix
- * sum across tiles.  Used by dual_bitmap_build.cu and dual_im2col.cu.
+ * sum across tiles.  Used by dual_bitmap_build.cu (dual_im2col.cu takes
+ * clear_tail_tile_bits alone).
  */
 #ifndef LOOM_DUAL_TILE_BUILD_CUH
 #define LOOM_DUAL_TILE_BUILD_CUH
@@ -21,11 +22,8 @@ constexpr int BUILD_LINES = 4; /* lines per warp */
 /* Called by the whole block for tile t, after the lanes filled x[] and
  * present[] for lines 4*warp + h.  smem: 32 words of shared memory.  Ends
  * with a barrier, so the block may go on to its next tile.  The tile's bit
- * is set by atomicOr (clear_tile_bits first); with WRITE_BIT it is also
- * cleared, by atomicAnd, when the tile is empty, so the tile bits need no
- * clearing first (the caller clears the last word's bits past the last
- * tile: clear_tail_tile_bits). */
-template <typename real, bool WRITE_BIT = false>
+ * is set by atomicOr (clear_tile_bits first). */
+template <typename real>
 __device__ __forceinline__ void finish_tile(int64_t t, const real (&x)[BUILD_LINES],
                                             const bool (&present)[BUILD_LINES], uint32_t *smem,
                                             const dual_cuda_bitmap &out)
@@ -56,14 +54,13 @@ __device__ __forceinline__ void finish_tile(int64_t t, const real (&x)[BUILD_LIN
         unsigned long long *word = reinterpret_cast<unsigned long long *>(out.tile_bits + (t >> 6));
         if (lane == 0 && any)
             atomicOr(word, 1ull << (t & 63));
-        else if (WRITE_BIT && lane == 0)
-            atomicAnd(word, ~(1ull << (t & 63)));
     }
     __syncthreads();
 }
 
-/* For finish_tile<real, true>: one thread clears the bits past the last
- * tile (only they are not written by a tile's block). */
+/* For a kernel that writes every tile's bit, set or clear (so the bits
+ * need no clearing launch first): one thread clears the bits past the
+ * last tile, which no tile writes. */
 __device__ __forceinline__ void clear_tail_tile_bits(const dual_cuda_bitmap &out)
 {
     const int64_t tiles = out.tile_rows * out.tile_cols;
