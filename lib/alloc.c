@@ -8,7 +8,8 @@
  *
  * loom__malloc_huge gives the large arrays that products read over and
  * over (the OpenMP backend's sliced copies of A, x' and the relabeled
- * indices) transparent huge pages where the system has them: 2 MiB
+ * indices; loom_dense_alloc's host matrices) transparent huge pages where
+ * the system has them: 2 MiB
  * aligned, rounded up to whole 2 MiB, madvise(MADV_HUGEPAGE) before the
  * first touch.  The N = 1 kernel gathers x' from all over, and with 4 KiB
  * pages x' alone spans more pages than the first-level TLB holds (R-MAT
