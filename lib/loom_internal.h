@@ -135,6 +135,11 @@ static inline bool loom__mul_size(size_t a, size_t b, size_t *out)
 /* Host allocation that can be made to fail on purpose (tests inject failures). */
 LOOM_INTERNAL void *loom__malloc(size_t bytes);
 LOOM_INTERNAL void *loom__calloc(size_t count, size_t size);
+/* loom__malloc for large arrays that products stream or gather from: from
+ * 2 MiB up, 2 MiB aligned and advised for transparent huge pages where the
+ * system has madvise(MADV_HUGEPAGE) (the advice may be refused; nothing
+ * depends on it).  Freed by loom__free. */
+LOOM_INTERNAL void *loom__malloc_huge(size_t bytes);
 LOOM_INTERNAL void loom__free(void *ptr);
 
 /* Make a host CSR handle that takes ownership of arrays from loom__malloc

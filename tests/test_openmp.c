@@ -21,6 +21,8 @@
  * (LOOM_OMP_SERIAL_WORK=0) so the thread counts are real.
  * test_relabel_spmv runs every N = 1 design with A's columns relabeled by
  * degree (LOOM_OMP_RELABEL=1) on inputs with skewed columns.
+ * test_large_arrays_spmv takes an input whose plan arrays come from the
+ * huge-page allocator.
  * test_special_values puts Inf, NaN and -0 in X and A around slices with
  * empty and short rows: padding must never reach an accumulator.
  *
@@ -534,6 +536,35 @@ static void test_relabel_spmv(void **state)
     loom_csr_destroy(&A);
 }
 
+/* A plan's large arrays (the sliced copies' columns, values, lengths and
+ * row numbers, x' and the relabeled indices) come 2 MiB aligned and
+ * advised for transparent huge pages from 2 MiB up: an input big enough
+ * that they all take that path, relabeled (x' 2.7 MiB of floats), in
+ * place and sorted, both dtypes.  The bits must not move. */
+static void test_large_arrays_spmv(void **state)
+{
+    (void)state;
+    const int64_t n = 700000;
+    loom_strategy s;
+    CHECK(loom_strategy_parse("rb-rm-sr", &s));
+    setenv("LOOM_OMP_RELABEL", "1", 1);
+    for (int d = 0; d < 2; d++) {
+        uint64_t st = 77 + (uint64_t)d;
+        int64_t *ro = malloc((size_t)(n + 1) * sizeof *ro);
+        assert_non_null(ro);
+        ro[0] = 0;
+        for (int64_t i = 0; i < n; i++)
+            ro[i + 1] = ro[i] + (int64_t)(test_rand(&st) % 13);
+        loom_csr *A = matrix_with_lengths((loom_dtype)d, n, n, ro, st);
+        for (force_slices = 1; force_slices <= 2; force_slices++)
+            check_case(A, &s, 1, LOOM_COL_MAJOR, LOOM_COL_MAJOR, 0, 1.5, 0.5, 990 + (uint64_t)d,
+                       "large arrays");
+        force_slices = -1;
+        loom_csr_destroy(&A);
+    }
+    unsetenv("LOOM_OMP_RELABEL");
+}
+
 /* Threads chosen by the backend (0 = one per physical core), and N = 0
  * rows/cols edge: a matrix with no non-zeros under EB. */
 static void test_auto_threads_and_empty(void **state)
@@ -709,6 +740,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_skewed_random),
         cmocka_unit_test(test_powerlaw_spmv),
         cmocka_unit_test(test_relabel_spmv),
+        cmocka_unit_test(test_large_arrays_spmv),
         cmocka_unit_test(test_auto_threads_and_empty),
         cmocka_unit_test(test_special_values),
     };

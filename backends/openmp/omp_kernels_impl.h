@@ -335,7 +335,8 @@ static void KS(rb_sr_rows_small)(const ompk_args *g, int64_t r0, int64_t r1, rea
  * lane's accumulator is left untouched (masked update, never an fma with a
  * padding zero).  Two slices go side by side so two fma chains overlap.
  * Where rows were sorted by length (sell_rows), each lane's sum goes to its
- * own row: the same finish, one element at a time. */
+ * own row: the same finish, one element at a time, or one scatter for a
+ * slice where the instruction set has one (AVX-512). */
 #if defined(VF_HAS_GATHER)
 OMPK_INLINE void KS(sell_emit)(const ompk_args *g, int64_t s, vec acc, real alpha, real beta,
                                real *y, int64_t ys)
@@ -346,6 +347,20 @@ OMPK_INLINE void KS(sell_emit)(const ompk_args *g, int64_t s, vec acc, real alph
                  NULL);
         return;
     }
+#if defined(VF_HAS_SCATTER)
+    if (g->sell_rows32 && ys == 1) {
+        /* One scatter in place of VL scalar stores to lines all over the
+         * window's y: 4-6% off the product on R-MAT s21 and s22 (Xeon
+         * VM, bench/results/cpu-2026-11-26-spmv-thp); the finish is the
+         * same operations lane by lane. */
+        const V(idx) rows = V(idx_load)(g->sell_rows32 + s * VL);
+        const vec r = beta == 0 ? V(mul)(V(set1)(alpha), acc)
+                                : V(fma)(V(set1)(alpha), acc,
+                                         V(mul)(V(set1)(beta), V(load_rows)(y, rows)));
+        V(store_rows)(y, rows, r);
+        return;
+    }
+#endif
     real t[VL];
     V(store)(t, beta == 0 ? V(mul)(V(set1)(alpha), acc) : acc);
     if (g->sell_rows32) {

@@ -208,8 +208,8 @@ loom_status omp_relabel_plan(omp_relabel *r, const loom_csr *A, size_t es, size_
         goto done;
     }
     r->kp = kp;
-    r->cols = loom__malloc((size_t)nnz * sizeof *r->cols);
-    r->xp = loom__malloc((size_t)kp * es);
+    r->cols = loom__malloc_huge((size_t)nnz * sizeof *r->cols);
+    r->xp = loom__malloc_huge((size_t)kp * es);
     if (!r->cols || !r->xp)
         goto oom;
     int32_t *out = r->cols;

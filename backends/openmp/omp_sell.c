@@ -131,10 +131,10 @@ static loom_status sell_fill(omp_sell *s, const loom_csr *A, size_t es, int h, i
     const int64_t *ro = A->row_offsets;
     const int64_t slices = (lane_rows + h - 1) / h;
     s->ptr = loom__malloc(((size_t)slices + 1) * sizeof *s->ptr);
-    s->len = loom__malloc(((size_t)slices * (size_t)h + 1) * sizeof *s->len);
+    s->len = loom__malloc_huge(((size_t)slices * (size_t)h + 1) * sizeof *s->len);
     s->min = loom__malloc(((size_t)slices + 1) * sizeof *s->min);
-    s->cols = loom__malloc(((size_t)padded + 1) * sizeof *s->cols);
-    s->vals = loom__malloc(((size_t)padded + 1) * es);
+    s->cols = loom__malloc_huge(((size_t)padded + 1) * sizeof *s->cols);
+    s->vals = loom__malloc_huge(((size_t)padded + 1) * es);
     s->part = loom__malloc(((size_t)parts + 1) * sizeof *s->part);
     if (!s->ptr || !s->len || !s->min || !s->cols || !s->vals || !s->part)
         return loom__error(LOOM_ERR_OUT_OF_MEMORY, "openmp: out of memory for the sliced copy of A");
@@ -320,7 +320,7 @@ static loom_status sell_build_sorted(omp_sell *s, const loom_csr *A, size_t es, 
         st = sell_fill(s, A, es, h, parts, order, lanes, padded);
     if (padded < 0 || st != LOOM_SUCCESS)
         goto done;
-    s->rows32 = loom__malloc(((size_t)(s->slices * h) + 1) * sizeof *s->rows32);
+    s->rows32 = loom__malloc_huge(((size_t)(s->slices * h) + 1) * sizeof *s->rows32);
     s->empty = loom__calloc(words + 1, sizeof *s->empty);
     s->empty_part = loom__malloc(((size_t)parts + 1) * sizeof *s->empty_part);
     if (!s->rows32 || !s->empty || !s->empty_part) {

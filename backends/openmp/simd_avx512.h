@@ -41,6 +41,18 @@ static inline vf_lmask vf_active(vf_idx len, int64_t t)
     return _mm512_cmpgt_epi32_mask(len, _mm512_set1_epi32((int)t));
 }
 static inline vf vf_fma_m(vf a, vf b, vf c, vf_lmask m) { return _mm512_mask3_fmadd_ps(a, b, c, m); }
+/* The sorted copy's sums to their rows (lane l: base[i[l]]), lanes with a
+ * negative row left out (never read, never written).  A slice's rows are
+ * distinct, so the order of a scatter's stores does not matter. */
+#define VF_HAS_SCATTER 1
+static inline vf vf_load_rows(const float *base, vf_idx i)
+{
+    return _mm512_mask_i32gather_ps(_mm512_setzero_ps(), _mm512_cmpge_epi32_mask(i, _mm512_setzero_si512()), i, base, 4);
+}
+static inline void vf_store_rows(float *base, vf_idx i, vf v)
+{
+    _mm512_mask_i32scatter_ps(base, _mm512_cmpge_epi32_mask(i, _mm512_setzero_si512()), i, v, 4);
+}
 /* Lanes chosen by the low bits of a bitmap (bit k: lane k); the loads
  * leave the others +0 and never touch their memory, the stores leave it
  * unchanged. */
@@ -74,6 +86,13 @@ static inline vd_lmask vd_active(vd_idx len, int64_t t)
     return _mm512_cmpgt_epi64_mask(_mm512_cvtepi32_epi64(len), _mm512_set1_epi64(t));
 }
 static inline vd vd_fma_m(vd a, vd b, vd c, vd_lmask m) { return _mm512_mask3_fmadd_pd(a, b, c, m); }
+/* The sign bits of the 8 rows: a negative row's lane is left out. */
+static inline __mmask8 vd_rows_mask(vd_idx i) { return (__mmask8)~_mm256_movemask_ps(_mm256_castsi256_ps(i)); }
+static inline vd vd_load_rows(const double *base, vd_idx i)
+{
+    return _mm512_mask_i32gather_pd(_mm512_setzero_pd(), vd_rows_mask(i), i, base, 8);
+}
+static inline void vd_store_rows(double *base, vd_idx i, vd v) { _mm512_mask_i32scatter_pd(base, vd_rows_mask(i), i, v, 8); }
 static inline vd vd_load_bits(const double *p, unsigned bits) { return _mm512_maskz_loadu_pd((__mmask8)bits, p); }
 static inline void vd_store_bits(double *p, vd v, unsigned bits) { _mm512_mask_storeu_pd(p, (__mmask8)bits, v); }
 
