@@ -8,14 +8,14 @@
  *
  * loom__malloc_huge gives the large arrays that products read over and
  * over (the OpenMP backend's sliced copies of A, x' and the relabeled
- * indices; loom_dense_alloc's host matrices) transparent huge pages where
- * the system has them: 2 MiB aligned, rounded up to whole 2 MiB,
- * madvise(MADV_HUGEPAGE) before the first touch.  The N = 1 kernel
- * gathers x' from all over, and with 4 KiB pages x' alone spans more
- * pages than the first-level TLB holds (R-MAT scale 22: 1250).  Measured
- * on a Xeon VM: 7% off R-MAT's SpMV, but plans cost 75-420 ms more there
- * (bench/results/cpu-2026-11-26-spmv-thp).  LOOM_HUGEPAGES=0 turns it
- * off.
+ * indices) transparent huge pages where the system has them: 2 MiB
+ * aligned, rounded up to whole 2 MiB, madvise(MADV_HUGEPAGE) before the
+ * first touch.  The N = 1 kernel gathers x' from all over, and with 4 KiB
+ * pages x' alone spans more pages than the first-level TLB holds (R-MAT
+ * scale 22: 1250).  Measured on a Xeon VM: 7% off R-MAT's SpMV, but plans
+ * cost 75-420 ms more there (bench/results/cpu-2026-11-26-spmv-thp).  The
+ * caller's own matrices (loom_dense_alloc) stay on ordinary pages: 1.5-2%
+ * gained did not pay their first touch.  LOOM_HUGEPAGES=0 turns it off.
  */
 #define _DEFAULT_SOURCE /* madvise, beside the build's _POSIX_C_SOURCE */
 #include "config.h"

@@ -97,7 +97,7 @@ loom_status loom_dense_alloc(loom_context *ctx, loom_dense *d, int64_t rows, int
         if (st != LOOM_SUCCESS)
             return st;
     } else {
-        t.data = loom__malloc_huge(bytes);
+        t.data = loom__malloc(bytes);
         if (!t.data)
             return loom__error(LOOM_ERR_OUT_OF_MEMORY,
                                "loom_dense_alloc: out of memory for %" PRId64 " x %" PRId64, rows, cols);
