@@ -1,7 +1,7 @@
 #!/bin/bash
 # Run from the worktree root (/work/wt-spmv2) after `make`.  BEFORE: main at 6b0f818, extracted
 # with `git archive` into /tmp/spmv2-before and built there (./configure -q --enable-bench && make);
-# AFTER: this tree.  /tmp/spmv2-ab/spmvab is raw/harness/ab_harness.c built against this tree
+# AFTER: this tree.  /tmp/spmv2-ab/spmvab is ../cpu-2026-11-25-spmv-floor/raw/harness/ab_harness.c built against this tree
 # (see the README).  Each run waits until the VM's CPUs are idle (waitquiet.sh).
 R=bench/results/cpu-2026-11-26-spmv-thp/raw
 Q=$R/harness/waitquiet.sh
