@@ -27,6 +27,19 @@ static void die(const char *fmt, ...)
             DIE("%s: %s", #call, loom_last_error());                                             \
     } while (0)
 
+/* The square f32 matrix of the arrays (loom copies them), which are then
+ * freed. */
+static loom_csr *csr_from_arrays(loom_context *ctx, int64_t n, int64_t nnz, int64_t *ro,
+                                 int32_t *ci, float *v)
+{
+    loom_csr *A = NULL;
+    CHECK(loom_csr_create(ctx, &A, n, n, nnz, LOOM_F32, ro, ci, v));
+    free(ro);
+    free(ci);
+    free(v);
+    return A;
+}
+
 /* A banded random matrix far larger than the LLC, for the SpMV
  * bandwidth check (the real set tops out near 1e6 non-zeros). */
 loom_csr *bench_band_matrix(loom_context *ctx, int64_t rows, int per_row)
@@ -49,12 +62,7 @@ loom_csr *bench_band_matrix(loom_context *ctx, int64_t rows, int per_row)
             v[i * per_row + k] = (float)((s >> 40) & 0xffff) / 65536.0f - 0.5f;
         }
     }
-    loom_csr *A = NULL;
-    CHECK(loom_csr_create(ctx, &A, rows, rows, nnz, LOOM_F32, ro, ci, v));
-    free(ro);
-    free(ci);
-    free(v);
-    return A;
+    return csr_from_arrays(ctx, rows, nnz, ro, ci, v);
 }
 
 /* splitmix64 (Steele, Lea and Flood 2014): the state steps by a constant,
@@ -160,10 +168,5 @@ loom_csr *bench_rmat_matrix(loom_context *ctx, int scale, int edge_factor, int t
     uint64_t s = RMAT_SEED + (uint64_t)(edges * scale) * SPLITMIX_GAMMA;
     for (int64_t k = 0; k < nnz; k++)
         v[k] = (float)(int32_t)(splitmix64(&s) >> 40) / 8388608.0f - 1.0f;
-    loom_csr *A = NULL;
-    CHECK(loom_csr_create(ctx, &A, n, n, nnz, LOOM_F32, ro, ci, v));
-    free(ro);
-    free(ci);
-    free(v);
-    return A;
+    return csr_from_arrays(ctx, n, nnz, ro, ci, v);
 }
