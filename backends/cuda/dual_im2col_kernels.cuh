@@ -41,19 +41,6 @@ __device__ __forceinline__ im2col_row row_of(const geometry &g, int row)
     return {c, r * g.dh - g.ph, k * g.dw - g.pw};
 }
 
-/* The input pixel behind cols(row, col), or false in the padding. */
-__device__ __forceinline__ bool source_pixel(const geometry &g, const im2col_row &rw, int col,
-                                             int64_t *x_row, int *x_col)
-{
-    const int p = col / g.Q, q = col - p * g.Q;
-    const int h = p * g.sh + rw.hr, w = q * g.sw + rw.ws;
-    if (h < 0 || h >= g.H || w < 0 || w >= g.W)
-        return false;
-    *x_row = g.x_row0 + (int64_t)rw.c * g.H + h;
-    *x_col = w;
-    return true;
-}
-
 /* Rows over blockIdx.y (grid-stride), four consecutive columns a thread
  * over x: the row's fields once, one division for the first column's
  * (p, q), then q steps on; a row-major output takes the four in 16-byte
@@ -276,16 +263,12 @@ __global__ void __launch_bounds__(IM2COL_WARPS * 32)
         const int my_row = row0 + lane;
         const im2col_row mine = row_of(g, min(my_row, (int)out.rows - 1)); /* lane = line */
         uint32_t m = 0;
-        value_run r[4] = {};
+        value_run r[2][2] = {}; /* runs: segment, then tile of the input row */
         if (my_row < out.rows) {
             if (runs) {
-                value_run r0[2], r1[2];
-                m = im2col_segment(g, X, mine, p0, q0, n0, 0, r0);
+                m = im2col_segment(g, X, mine, p0, q0, n0, 0, r[0]);
                 if (n0 < cend - col0)
-                    m |= im2col_segment(g, X, mine, p0 + 1, 0, cend - col0 - n0, n0, r1);
-                else
-                    r1[0] = r1[1] = {0, 0};
-                r[0] = r0[0], r[1] = r0[1], r[2] = r1[0], r[3] = r1[1];
+                    m |= im2col_segment(g, X, mine, p0 + 1, 0, cend - col0 - n0, n0, r[1]);
             } else {
                 m = im2col_line_mask(g, X, mine, col0, ncols);
             }
@@ -303,7 +286,7 @@ __global__ void __launch_bounds__(IM2COL_WARPS * 32)
                 atomicAnd(word, ~(1ull << (t & 63)));
         }
         real *vals = static_cast<real *>(out.values) + t * TILE_VALUES;
-        const int total = r[0].count + r[1].count + r[2].count + r[3].count;
+        const int total = r[0][0].count + r[0][1].count + r[1][0].count + r[1][1].count;
         const int most = runs ? __reduce_max_sync(FULL, total) : T;
         if (most <= IM2COL_LANE_PER_LINE) {
             /* Short lines: lane l copies line l's values, the k-th of
@@ -313,14 +296,17 @@ __global__ void __launch_bounds__(IM2COL_WARPS * 32)
                 real v[IM2COL_BATCH];
 #pragma unroll
                 for (int j = 0; j < IM2COL_BATCH; j++) {
+                    /* value k of the line: k within its run (unrolled, so
+                     * r stays in registers) */
                     int k = k0 + j;
-                    int64_t src = r[3].src + (k - r[0].count - r[1].count - r[2].count);
-                    if (k < r[0].count)
-                        src = r[0].src + k;
-                    else if ((k -= r[0].count) < r[1].count)
-                        src = r[1].src + k;
-                    else if ((k -= r[1].count) < r[2].count)
-                        src = r[2].src + k;
+                    int64_t src = 0;
+#pragma unroll
+                    for (int u = 0; u < 4; u++) {
+                        const value_run &ru = r[u >> 1][u & 1];
+                        if (k >= 0 && k < ru.count)
+                            src = ru.src + k;
+                        k -= ru.count;
+                    }
                     v[j] = k0 + j < total ? xv[src] : real(0);
                 }
 #pragma unroll
@@ -334,9 +320,8 @@ __global__ void __launch_bounds__(IM2COL_WARPS * 32)
          * line's b-th value (runs: the line's runs from its lane) or bit
          * b's (else: through the input's line offset and popcount, the
          * line's row fields from its lane). */
-        const uint32_t counts =
-            (uint32_t)r[0].count | (uint32_t)r[1].count << 8 | (uint32_t)r[2].count << 16 |
-            (uint32_t)r[3].count << 24;
+        const uint32_t counts = (uint32_t)r[0][0].count | (uint32_t)r[0][1].count << 8 |
+                                (uint32_t)r[1][0].count << 16 | (uint32_t)r[1][1].count << 24;
         const int col = col0 + lane, p = col / g.Q, q = col - p * g.Q;
         const int64_t my_xr0 = g.x_row0 + (int64_t)mine.c * g.H; /* + ih: the input row */
         while (todo) {
@@ -357,7 +342,7 @@ __global__ void __launch_bounds__(IM2COL_WARPS * 32)
                     int64_t src = -1;
 #pragma unroll
                     for (int u = 0; u < 4; u++) {
-                        const int64_t su = __shfl_sync(FULL, r[u].src, h);
+                        const int64_t su = __shfl_sync(FULL, r[u >> 1][u & 1].src, h);
                         const int cu = (int)(ch >> (8 * u) & 0xffu);
                         if (src < 0 && k < cu)
                             src = su + k;
