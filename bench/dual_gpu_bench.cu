@@ -282,6 +282,23 @@ static void set_variant(const struct variant *v)
 
 /* ----------------------------------------------------------- part 1 */
 
+/* The SpGEMM sweep's sparsity levels (of A and of B). */
+static const double SPGEMM_SPARSITY[] = {0, 0.5, 0.75, 0.8, 0.9, 0.95, 0.99, 0.999};
+enum { SPGEMM_LEVELS = sizeof SPGEMM_SPARSITY / sizeof SPGEMM_SPARSITY[0] };
+
+/* --sparsity S: S must be one of the sweep's levels, written in full. */
+static bool parse_level(const char *arg, double *out)
+{
+    char *end;
+    const double v = strtod(arg, &end);
+    for (int i = 0; end != arg && *end == '\0' && i < SPGEMM_LEVELS; i++)
+        if (v == SPGEMM_SPARSITY[i]) {
+            *out = v;
+            return true;
+        }
+    return false;
+}
+
 /* From which sparsity up the dual-side GEMM wins at every sparsity
  * measured, against cuBLAS and against cuSPARSE (where it ran: < 0 is
  * skipped or failed). */
@@ -333,8 +350,8 @@ static void spgemm_sweep(loom_context *ctx, int n, int reps, double copy_gbs, do
             fprintf(csv, ",%s_ms", variants[v].name);
         fprintf(csv, "\n");
     }
-    const double sparsity[] = {0, 0.5, 0.75, 0.8, 0.9, 0.95, 0.99, 0.999};
-    const int ns = (int)(sizeof sparsity / sizeof sparsity[0]);
+    const double *sparsity = SPGEMM_SPARSITY;
+    const int ns = SPGEMM_LEVELS;
     std::vector<float> A((size_t)n * n), B((size_t)n * n);
     float *dA, *dB, *dC;
     CU(cudaMalloc(&dA, (size_t)n * n * sizeof(float)));
@@ -670,9 +687,14 @@ int main(int argc, char **argv)
             conv_reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--w-sparsity") && i + 1 < argc)
             w_sparsity = atof(argv[++i]);
-        else if (!strcmp(argv[i], "--sparsity") && i + 1 < argc)
-            only = atof(argv[++i]);
-        else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
+        else if (!strcmp(argv[i], "--sparsity") && i + 1 < argc) {
+            if (!parse_level(argv[++i], &only)) {
+                fprintf(stderr, "%s: --sparsity %s: not one of the sweep's levels (0, 0.5, 0.75, "
+                                "0.8, 0.9, 0.95, 0.99, 0.999)\n",
+                        argv[0], argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
             csv_path = argv[++i];
         else if (!strcmp(argv[i], "--conv-csv") && i + 1 < argc)
             conv_csv_path = argv[++i];
