@@ -48,10 +48,9 @@
 #include "tc_model.h"
 #include "tc_round.h"
 #include "tc_spmm.h"
+#include "gpu_check.h"
 #ifndef LOOM_TC_BENCH_NO_CUDACORE
 #include "cuda_kernels.h"
-
-#include "gpu_check.h"
 #endif
 
 #ifdef LOOM_TC_BENCH_BASELINE
