@@ -37,7 +37,8 @@
  * rows of item i+STAGES-1 are copied with cp.async (16 bytes a lane, no
  * register round trip) while item i's MMAs run.  A row's indices and values
  * are read once for all its strips.  The window width and the rows per warp
- * are chosen at launch so the grid fills the GPU once (launch_bins).
+ * are chosen at launch by a cost model of the blocks' work (launch_shape),
+ * with each bin's rows longest first so the heaviest blocks start first.
  *
  * A second kernel, for fp16/bf16 on tall matrices with K up to about 770,
  * keeps a 64-column strip of X resident in shared memory and lets
@@ -72,6 +73,13 @@
 #ifndef LOOMTC_RING_BYTES
 #define LOOMTC_RING_BYTES 6912
 #endif
+
+/* The last shape launch_shape chose, and for what: a product of a few
+ * microseconds is launched back to back, where even the model's host work
+ * would show. */
+struct loomcu_tc_shape {
+    int64_t strips, capacity, rows, split;
+};
 
 namespace loomtc {
 
@@ -334,14 +342,16 @@ __device__ __forceinline__ part_span part_of(const loomcu_tc_row *__restrict__ r
 }
 
 /* Rows of one bin: P warps per row, WARPS/P row slots per block; `block` is
- * the block's index within its bin.  The P warps of a slot walk rows
- * base + RPB*r (r < rows_per_slot) and, for each, the strips of this block's
+ * the block's index within its bin, of nblk.  The P warps of a slot walk rows
+ * (r * nblk + block) * RPB + slot (r < rows_per_slot: strided over the bin,
+ * so with the bin's rows longest first each slot gets one of the longest,
+ * one of the next, and so on) and, for each, the strips of this block's
  * window; each warp's items are its part's groups, in order, for every
  * (row, strip).  Two cursors run over that sequence: "issue" STAGES-1 items
  * ahead (cp.async into the ring), "consume" (MMAs, outputs). */
 template <int VT, int PREC, int KS, int P>
 __device__ __forceinline__ void tc_rows(const params &p, const loomcu_tc_row *__restrict__ recs, int64_t nrows,
-                                        int64_t block, typename storage<VT>::T *ring, float *red)
+                                        int64_t block, int64_t nblk, typename storage<VT>::T *ring, float *red)
 {
     typedef slot_shape<VT, PREC, KS> sh;
     typedef typename sh::T T;
@@ -351,13 +361,13 @@ __device__ __forceinline__ void tc_rows(const params &p, const loomcu_tc_row *__
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int g = lane >> 2, q = lane & 3;
     const int slot = warp / P, part = warp % P;
-    const int64_t base64 = block * RPB * p.rows_per_slot + slot;
+    const int64_t first = block * RPB + slot, stride = nblk * RPB;
     const int s_begin = blockIdx.y * p.window;
     const int s_end = s_begin + p.window < p.strips ? s_begin + p.window : p.strips;
-    if (base64 >= nrows || s_begin >= s_end)
+    if (first >= nrows || s_begin >= s_end)
         return; /* the whole slot (all P warps) has nothing: no barrier waits for it */
-    const loomcu_tc_row *const slot_recs = recs + base64; /* this slot's rows: slot_recs[RPB * r] */
-    const int64_t rows_here = (nrows - base64 + RPB - 1) / RPB;
+    const loomcu_tc_row *const slot_recs = recs + first; /* this slot's rows: slot_recs[stride * r] */
+    const int64_t rows_here = (nrows - first + stride - 1) / stride;
     const int nr = rows_here < p.rows_per_slot ? (int)rows_here : p.rows_per_slot;
     T *const my_ring = ring + warp * STAGES * sh::ELEMS;
 
@@ -371,7 +381,7 @@ __device__ __forceinline__ void tc_rows(const params &p, const loomcu_tc_row *__
     /* move to the first row at or after ir whose part has groups */
     auto seek = [&]() {
         for (; ir < nr; ir++) {
-            ispan = part_of<KS, P>(slot_recs, ir * RPB, part);
+            ispan = part_of<KS, P>(slot_recs, (int)(ir * stride), part);
             if (ispan.g_begin < ispan.g_end) {
                 ig = ispan.g_begin;
                 is = s_begin;
@@ -409,7 +419,7 @@ __device__ __forceinline__ void tc_rows(const params &p, const loomcu_tc_row *__
     /* ---- the consume cursor */
     int cslot = 0, parity = 0;
     for (int r = 0; r < nr; r++) {
-        const part_span cs = part_of<KS, P>(slot_recs, r * RPB, part);
+        const part_span cs = part_of<KS, P>(slot_recs, (int)(r * stride), part);
         int32_t b_g = -1;
         uint32_t b[2] = {0, 0};
         for (int s = s_begin; s < s_end; s++) {
@@ -500,16 +510,16 @@ __global__ void __launch_bounds__(THREADS, (slot_shape<VT, PREC, KS>::MIN_BLOCKS
     const int64_t b = blockIdx.x;
     /* the bin is uniform over the block, so the barriers inside stay legal */
     if (b < bn.block_start[1])
-        tc_rows<VT, PREC, KS, 1>(p, rows, bn.row_start[1], b, ring, red);
+        tc_rows<VT, PREC, KS, 1>(p, rows, bn.row_start[1], b, bn.block_start[1], ring, red);
     else if (b < bn.block_start[2])
         tc_rows<VT, PREC, KS, 2>(p, rows + bn.row_start[1], bn.row_start[2] - bn.row_start[1],
-                                 b - bn.block_start[1], ring, red);
+                                 b - bn.block_start[1], bn.block_start[2] - bn.block_start[1], ring, red);
     else if (b < bn.block_start[3])
         tc_rows<VT, PREC, KS, 4>(p, rows + bn.row_start[2], bn.row_start[3] - bn.row_start[2],
-                                 b - bn.block_start[2], ring, red);
+                                 b - bn.block_start[2], bn.block_start[3] - bn.block_start[2], ring, red);
     else
         tc_rows<VT, PREC, KS, 8>(p, rows + bn.row_start[3], bn.row_start[4] - bn.row_start[3],
-                                 b - bn.block_start[3], ring, red);
+                                 b - bn.block_start[3], bn.block_start[4] - bn.block_start[3], ring, red);
 }
 
 /* Per device: multiprocessors, and whether each kernel's shared-memory
@@ -926,10 +936,93 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
     return 1;
 }
 
-/* Launch shape (speed only): fill the GPU once.  With fewer row blocks than
- * the GPU holds, the strips are split into windows over gridDim.y; with more,
- * each slot walks several rows in sequence, so the pipeline runs on across
- * rows instead of a new block paying the whole latency chain again. */
+/* The gather kernel's launch shape (speed only): the rows each slot walks in
+ * sequence (rows_per_slot; the pipeline runs on across them instead of a new
+ * block paying the whole latency chain again) and how many windows the strips
+ * are cut into (split, gridDim.y).  The rule of earlier sessions fills the
+ * GPU once: with fewer row blocks than it holds, split the strips; with
+ * more, give each slot several rows.  That leaves it idle on matrices whose
+ * long rows make a few blocks far heavier than the rest (Nsight Compute, H100,
+ * a 512 x 2048 DLMC layer at N = 256: multiprocessors active 49% of the
+ * kernel's time).  So a cost model, in units of one item (one group of one
+ * part for one strip), compares shapes:
+ *   a block costs TC_BLOCK_COST (its start: row records, indices, the
+ *   pipeline's fill), plus, for each (row, strip) its heaviest slot walks,
+ *   the row's groups per part and TC_ROW_STRIP_COST (the parts' meeting and
+ *   the store);
+ *   the kernel takes about the larger of its heaviest block and all blocks'
+ *   cost over the blocks resident at once (capacity); the rows go longest
+ *   first and a slot's rows are strided over the bin (tc_rows), so block 0
+ *   holds the heaviest slot and the hardware starts it first.
+ * A shape other than the fill-once one is taken only where the model puts
+ * it TC_SHAPE_GAIN ahead: on the small layers (a few microseconds, the
+ * blocks' start dominating) the fill-once shape measured as fast or faster.
+ * Host work per launch: a few hundred operations. */
+#define TC_BLOCK_COST 2.0
+#define TC_ROW_STRIP_COST 0.5
+#define TC_SHAPE_GAIN 0.8
+
+static double shape_cost(const loomcu_tc_plan *plan, int64_t strips, int64_t capacity, int64_t r, int64_t s)
+{
+    const int64_t w = (strips + s - 1) / s;
+    s = (strips + w - 1) / w;
+    double total = 0, heaviest = 0;
+    for (int b = 0; b < LOOMCU_TC_BINS; b++) {
+        const int64_t n = plan->bin_start[b + 1] - plan->bin_start[b], rpb = WARPS >> b;
+        if (n == 0)
+            continue;
+        const int64_t blocks = (n + rpb * r - 1) / (rpb * r), stride = blocks * rpb;
+        double h = 0; /* slot 0 of block 0: the bin's rows 0, stride, 2 stride, ... */
+        for (int64_t i = 0; i < n; i += stride)
+            h += plan->group_count[plan->bin_start[b] + i] + TC_ROW_STRIP_COST;
+        h = TC_BLOCK_COST + (double)w * h;
+        heaviest = h > heaviest ? h : heaviest;
+        total += (double)s * ((double)blocks * TC_BLOCK_COST +
+                              (double)w * ((double)plan->group_sum[b] + (double)n * TC_ROW_STRIP_COST) / (double)rpb);
+    }
+    return total / (double)capacity > heaviest ? total / (double)capacity : heaviest;
+}
+
+static void launch_shape(const loomcu_tc_plan *plan, int64_t strips, int64_t capacity, int64_t blocks1,
+                         int64_t *rows_out, int64_t *split_out)
+{
+    loomcu_tc_shape *memo = plan->shape;
+    if (memo->strips == strips && memo->capacity == capacity) {
+        *rows_out = memo->rows;
+        *split_out = memo->split;
+        return;
+    }
+    /* the fill-once shape */
+    int64_t r0 = 1, s0 = 1;
+    if (blocks1 < capacity)
+        s0 = capacity / blocks1 < strips ? capacity / blocks1 : strips;
+    else
+        r0 = (blocks1 + capacity - 1) / capacity;
+#ifdef LOOMTC_TUNING /* tuning sessions only: LOOMTC_SHAPE=old, the fill-once shape */
+    if (getenv("LOOMTC_SHAPE")) {
+        *rows_out = r0;
+        *split_out = s0;
+        return;
+    }
+#endif
+    const double cost0 = shape_cost(plan, strips, capacity, r0, s0);
+    double best = cost0;
+    *rows_out = r0;
+    *split_out = s0;
+    /* rows per slot 1, 2, 3, 4, 6, 9, ... up to twice the fill-once count;
+     * strip windows 1, 2, 3, 4, 8, 16 */
+    for (int64_t s = 1; s <= strips && s <= 16; s = s < 4 ? s + 1 : 2 * s)
+        for (int64_t r = 1; r <= 2 * r0 + 1; r = r < 4 ? r + 1 : r + r / 2) {
+            const double c = shape_cost(plan, strips, capacity, r, s);
+            if (c < best && c < TC_SHAPE_GAIN * cost0) {
+                best = c;
+                *rows_out = r;
+                *split_out = s;
+            }
+        }
+    *memo = loomcu_tc_shape{strips, capacity, *rows_out, *split_out};
+}
+
 template <int VT, int PREC, int KS>
 static cudaError_t launch_bins(const loomcu_tc_plan *plan, params pr, cudaStream_t st, loomcu_tc_path path)
 {
@@ -971,10 +1064,7 @@ static cudaError_t launch_bins(const loomcu_tc_plan *plan, params pr, cudaStream
         return cudaErrorInvalidValue;
     pr.strips = (int)strips;
     int64_t split = 1, rows_per_slot = 1;
-    if (blocks1 < capacity)
-        split = capacity / blocks1;
-    else
-        rows_per_slot = (blocks1 + capacity - 1) / capacity;
+    launch_shape(plan, strips, capacity, blocks1, &rows_per_slot, &split);
 #ifdef LOOMTC_TUNING /* tuning sessions only: force the shape */
     if (getenv("LOOMTC_SPLIT"))
         split = atoll(getenv("LOOMTC_SPLIT"));
@@ -1036,6 +1126,16 @@ extern "C" int loomcu_tc_supported(tc_value vt, const tc_config *cfg)
     return 0;
 }
 
+/* Rows of a bin, longest first (ties in row order: the plan is the same on
+ * every run). */
+static int longest_first(const void *a, const void *b)
+{
+    const loomcu_tc_row *x = (const loomcu_tc_row *)a, *y = (const loomcu_tc_row *)b;
+    if (x->len != y->len)
+        return x->len > y->len ? -1 : 1;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
 extern "C" cudaError_t loomcu_tc_plan_create(loomcu_tc_plan *plan, const int64_t *ro, int64_t m,
                                              const tc_config *cfg)
 {
@@ -1080,6 +1180,26 @@ extern "C" cudaError_t loomcu_tc_plan_create(loomcu_tc_plan *plan, const int64_t
         r->len = (int32_t)(ro[i + 1] - ro[i]);
     }
     free(bin);
+    plan->group_count = (int32_t *)malloc(sizeof(int32_t) * (size_t)(m > 0 ? m : 1));
+    plan->shape = (loomcu_tc_shape *)calloc(1, sizeof *plan->shape);
+    if (!plan->group_count || !plan->shape) {
+        free(host);
+        free(plan->group_count);
+        free(plan->shape);
+        plan->group_count = NULL;
+        plan->shape = NULL;
+        return cudaErrorMemoryAllocation;
+    }
+    for (int b = 0; b < LOOMCU_TC_BINS; b++) {
+        loomcu_tc_row *r0 = host + plan->bin_start[b];
+        qsort(r0, (size_t)(plan->bin_start[b + 1] - plan->bin_start[b]), sizeof *r0, longest_first);
+        for (int64_t i = plan->bin_start[b]; i < plan->bin_start[b + 1]; i++) {
+            int64_t G;
+            tc_row_parts(host[i].len, cfg->k, &G);
+            plan->group_count[i] = (int32_t)G;
+            plan->group_sum[b] += G;
+        }
+    }
     cudaError_t e = cudaMalloc((void **)&plan->rows, sizeof(loomcu_tc_row) * (size_t)(m > 0 ? m : 1));
     if (e == cudaSuccess)
         e = cudaMemcpy(plan->rows, host, sizeof(loomcu_tc_row) * (size_t)m, cudaMemcpyHostToDevice);
@@ -1087,6 +1207,10 @@ extern "C" cudaError_t loomcu_tc_plan_create(loomcu_tc_plan *plan, const int64_t
     if (e != cudaSuccess) {
         cudaFree(plan->rows);
         plan->rows = NULL;
+        free(plan->group_count);
+        plan->group_count = NULL;
+        free(plan->shape);
+        plan->shape = NULL;
     }
     return e;
 }
@@ -1096,6 +1220,10 @@ extern "C" void loomcu_tc_plan_destroy(loomcu_tc_plan *plan)
     if (plan->rows)
         cudaFree(plan->rows);
     plan->rows = NULL;
+    free(plan->group_count);
+    plan->group_count = NULL;
+    free(plan->shape);
+    plan->shape = NULL;
 }
 
 extern "C" cudaError_t loomcu_tc_spmm(const loomcu_tc_plan *plan, const loomcu_tc_problem *p,

@@ -50,11 +50,18 @@ typedef struct loomcu_tc_row {
 /* Plan-time preprocessing: the rows binned by their part count P (1, 2, 4, 8
  * warps), so the blocks of a bin run rows of one shape. */
 #define LOOMCU_TC_BINS 4
+/* Inside a bin the rows go longest first, so the blocks that run them start
+ * heaviest first and the hardware's block scheduler balances the tail; the
+ * launch shape (rows per warp, strips per block) comes from a cost model over
+ * each row's groups per part (group_count, host memory, the rows' order). */
 typedef struct loomcu_tc_plan {
     tc_config cfg;
     int64_t m;
     loomcu_tc_row *rows;                   /* device: the rows, bin after bin */
     int64_t bin_start[LOOMCU_TC_BINS + 1]; /* bin b (P = 2^b) holds rows[bin_start[b] .. bin_start[b+1]) */
+    int32_t *group_count;                  /* host: groups per part of each row, as rows */
+    int64_t group_sum[LOOMCU_TC_BINS];     /* the bin's sum of group_count */
+    struct loomcu_tc_shape *shape;         /* host: the last launch shape, for its strips and GPU */
 } loomcu_tc_plan;
 
 /* 1 when kernels exist for this storage type, precision and MMA depth. */
