@@ -115,47 +115,53 @@ __device__ __forceinline__ uint64_t x_policy()
     return pol;
 }
 
-/* X loads, L2 evict-last; in L1 per mode M: x_plain, x_keep (evict last:
- * the hot rows) or x_pass (no allocation: the cold rows, when the hot rows
- * are what L1 should hold). */
-enum { x_plain = 0, x_keep = 1, x_pass = 2 };
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-#define LOOMCU_X_LD(L1, TY, C)                                                                   \
-    template <> struct x_load<TY, 1, L1> {                                                       \
-        static __device__ __forceinline__ void get(const TY *q, uint64_t pol, TY (&o)[1])        \
-        {                                                                                        \
-            asm("ld.global.nc" LOOMCU_L1_##L1 ".L2::cache_hint." C " %0, [%1], %2;"             \
-                : "=" LOOMCU_R_##TY(o[0]) : "l"(q), "l"(pol));                                   \
-        }                                                                                        \
-    };                                                                                           \
-    template <> struct x_load<TY, 2, L1> {                                                       \
-        static __device__ __forceinline__ void get(const TY *q, uint64_t pol, TY (&o)[2])        \
-        {                                                                                        \
-            asm("ld.global.nc" LOOMCU_L1_##L1 ".L2::cache_hint.v2." C " {%0, %1}, [%2], %3;"    \
-                : "=" LOOMCU_R_##TY(o[0]), "=" LOOMCU_R_##TY(o[1]) : "l"(q), "l"(pol));          \
-        }                                                                                        \
-    };
-#define LOOMCU_L1_0 ""
-#define LOOMCU_L1_1 ".L1::evict_last"
-#define LOOMCU_L1_2 ".L1::no_allocate"
-#define LOOMCU_R_float "f"
-#define LOOMCU_R_double "d"
-template <typename T, int V, int M> struct x_load;
-LOOMCU_X_LD(0, float, "f32")
-LOOMCU_X_LD(1, float, "f32")
-LOOMCU_X_LD(2, float, "f32")
-LOOMCU_X_LD(0, double, "f64")
-LOOMCU_X_LD(1, double, "f64")
-LOOMCU_X_LD(2, double, "f64")
-#undef LOOMCU_X_LD
-#else
-template <typename T, int V, int M> struct x_load {
-    static __device__ __forceinline__ void get(const T *q, uint64_t, T (&o)[V])
+template <typename T, int V> struct x_load;
+template <> struct x_load<float, 1> {
+    static __device__ __forceinline__ void get(const float *q, uint64_t pol, float (&o)[1])
     {
-        vector_load<T, V>::get(q, o);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+        asm("ld.global.nc.L2::cache_hint.f32 %0, [%1], %2;" : "=f"(o[0]) : "l"(q), "l"(pol));
+#else
+        (void)pol;
+        o[0] = __ldg(q);
+#endif
     }
 };
+template <> struct x_load<double, 1> {
+    static __device__ __forceinline__ void get(const double *q, uint64_t pol, double (&o)[1])
+    {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+        asm("ld.global.nc.L2::cache_hint.f64 %0, [%1], %2;" : "=d"(o[0]) : "l"(q), "l"(pol));
+#else
+        (void)pol;
+        o[0] = __ldg(q);
 #endif
+    }
+};
+template <> struct x_load<float, 2> {
+    static __device__ __forceinline__ void get(const float *q, uint64_t pol, float (&o)[2])
+    {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+        asm("ld.global.nc.L2::cache_hint.v2.f32 {%0, %1}, [%2], %3;"
+            : "=f"(o[0]), "=f"(o[1]) : "l"(q), "l"(pol));
+#else
+        (void)pol;
+        vector_load<float, 2>::get(q, o);
+#endif
+    }
+};
+template <> struct x_load<double, 2> {
+    static __device__ __forceinline__ void get(const double *q, uint64_t pol, double (&o)[2])
+    {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+        asm("ld.global.nc.L2::cache_hint.v2.f64 {%0, %1}, [%2], %3;"
+            : "=d"(o[0]), "=d"(o[1]) : "l"(q), "l"(pol));
+#else
+        (void)pol;
+        vector_load<double, 2>::get(q, o);
+#endif
+    }
+};
 
 /* A's pair at j, streamed; (0, 0) at or past end. */
 template <typename T>
@@ -190,21 +196,13 @@ __device__ __forceinline__ void narrow_x(const operands<T> &p, const T *xhot, in
 #pragma unroll
         for (int i = 0; i < V; i++)
             out[i] = T(0);
-    } else if (hot) {
-        x_load<T, V, x_keep>::get(q, pol, out);
-    } else if (V > 1 && vec) {
-        if (xhot)
-            x_load<T, V, x_pass>::get(q, pol, out);
-        else
-            x_load<T, V, x_plain>::get(q, pol, out);
+    } else if (V > 1 && (vec || hot)) {
+        x_load<T, V>::get(q, pol, out);
     } else {
 #pragma unroll
         for (int i = 0; i < V; i++) {
             T one[1];
-            if (xhot)
-                x_load<T, 1, x_pass>::get(q + i * p.xcs, pol, one);
-            else
-                x_load<T, 1, x_plain>::get(q + i * p.xcs, pol, one);
+            x_load<T, 1>::get(q + i * (hot ? 1 : p.xcs), pol, one);
             out[i] = one[0];
         }
     }
