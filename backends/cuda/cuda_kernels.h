@@ -67,13 +67,6 @@ typedef struct loomcu_eb_segments {
     int64_t *fix_row, *fix_slot0;  /* device: n_fix rows, n_fix + 1 first slots */
     void *carry;                   /* device: slots x slab columns */
     int64_t slab;                  /* columns per carry slab */
-    /* Hot columns (N <= 2; n_hot = 0: none): the n_hot columns of A with
-     * the most non-zeros, gathered from X into xhot (n_hot x N, row-major)
-     * before each run, so that the X rows most gathered share cache lines;
-     * hot_ci is A's column indices with a hot column c written ~rank(c). */
-    int64_t n_hot;
-    int32_t *hot_cols, *hot_ci;    /* device: n_hot, nnz */
-    void *xhot;                    /* device: n_hot x N */
 } loomcu_eb_segments;
 
 /* What a CUDA plan keeps on the device (plan->backend_data): EB strategies
@@ -93,15 +86,6 @@ cudaError_t loomcu_spmm_f32(const loomcu_problem *p, const loom_strategy *s,
                             const loomcu_plan_data *data, cudaStream_t stream);
 cudaError_t loomcu_spmm_f64(const loomcu_problem *p, const loom_strategy *s,
                             const loomcu_plan_data *data, cudaStream_t stream);
-
-/* Hot columns at plan time (spmm_f32.cu): deg[c] = A's non-zeros in column
- * c (deg: k entries); hot_ci from ci with the n_hot columns of hot_cols
- * (rank r: ~r), map (k entries) as scratch. */
-cudaError_t loomcu_column_degrees(const int32_t *ci, int64_t nnz, int32_t *deg, int64_t k,
-                                  cudaStream_t stream);
-cudaError_t loomcu_hot_relabel(const int32_t *ci, int64_t nnz, const int32_t *hot_cols,
-                               int64_t n_hot, int32_t *map, int64_t k, int32_t *hot_ci,
-                               cudaStream_t stream);
 
 #ifdef __cplusplus
 }

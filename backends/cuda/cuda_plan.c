@@ -392,89 +392,6 @@ static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *s
     return LOOM_SUCCESS;
 }
 
-/*
- * Hot columns of the N <= 2 walk (eb_sr_narrow_segments_kernel): each run
- * first copies the X rows of A's n_hot most-filled columns into one small
- * array, so the rows gathered most often share cache lines and stay in L1
- * (R-MAT: a tenth of the columns hold most of the non-zeros, scattered
- * over X).  Worth it where X is several times the hot set and each X row
- * is gathered several times: K >= 4 n_hot and nnz >= 4 K.  The hot set
- * is about 160 KB (an H100/H200 SM keeps up to 256 KB of L1 and shared
- * memory).  LOOM_CUDA_HOT_COLUMNS: 0 never, n > 0 n columns on every such
- * plan (tests).  Speed only: the fmas and their order are the same.
- */
-static int64_t hot_count(const loom_plan *plan)
-{
-    if (plan->n > 2)
-        return 0;
-    const int64_t k = plan->A->cols, nnz = plan->A->nnz;
-    const char *env = getenv("LOOM_CUDA_HOT_COLUMNS");
-    if (env && *env) {
-        const long long v = strtoll(env, NULL, 10);
-        return v <= 0 ? 0 : v < k ? (int64_t)v : k;
-    }
-    const int64_t h = (int64_t)((160 << 10) / (loom_dtype_size(plan->dtype) * (size_t)plan->n));
-    return k >= 4 * h && nnz >= 4 * k ? h : 0;
-}
-
-/* Degrees counted above this are all alike to the selection. */
-#define HOT_DEGREE_CAP ((int64_t)1 << 20)
-
-/* The hot columns, once the arena is on the device: column degrees on the
- * device, the n_hot largest chosen here (ties by column index, so the
- * choice is the same on every run), and A's relabelled indices. */
-static loom_status fill_hot(const loom_plan *plan, loomcu_eb_segments *sg)
-{
-    const int64_t k = plan->A->cols, nnz = plan->A->nnz, h = sg->n_hot;
-    cudaStream_t st = (cudaStream_t)plan->ctx.stream;
-    int32_t *deg = loom__malloc((size_t)k * sizeof *deg);
-    int32_t *hot = loom__malloc((size_t)h * sizeof *hot);
-    int64_t *hist = loom__calloc((size_t)HOT_DEGREE_CAP + 1, sizeof *hist);
-    int32_t *scratch = NULL; /* device: k degrees, then the k-entry rank map */
-    loom_status s = !deg || !hot || !hist
-                        ? loom__error(LOOM_ERR_OUT_OF_MEMORY, "cuda plan: out of host memory for hot columns")
-                        : loomcu_malloc((void **)&scratch, (size_t)k * sizeof *scratch, "hot columns");
-    if (s == LOOM_SUCCESS)
-        s = loomcu_status(loomcu_column_degrees(plan->A->col_indices, nnz, scratch, k, st), "hot columns");
-    if (s == LOOM_SUCCESS)
-        s = loomcu_status(cudaMemcpyAsync(deg, scratch, (size_t)k * sizeof *deg, cudaMemcpyDeviceToHost, st),
-                          "hot columns");
-    if (s == LOOM_SUCCESS)
-        s = loomcu_status(cudaStreamSynchronize(st), "hot columns");
-    if (s == LOOM_SUCCESS) {
-        for (int64_t c = 0; c < k; c++)
-            hist[deg[c] < HOT_DEGREE_CAP ? deg[c] : HOT_DEGREE_CAP]++;
-        /* d: the degree at which the hot set fills; above it all columns
-         * are hot, at it the first ones in column order.  Empty columns never. */
-        int64_t above = 0, d = HOT_DEGREE_CAP;
-        while (d > 1 && above + hist[d] < h)
-            above += hist[d--];
-        int64_t n = 0, at_d = 0;
-        for (int64_t c = 0; c < k && n < h; c++) {
-            const int64_t key = deg[c] < HOT_DEGREE_CAP ? deg[c] : HOT_DEGREE_CAP;
-            if (key > d || (key == d && key > 0 && at_d++ < h - above))
-                hot[n++] = (int32_t)c;
-        }
-        sg->n_hot = n;
-        if (n > 0)
-            s = loomcu_status(cudaMemcpyAsync(sg->hot_cols, hot, (size_t)n * sizeof *hot,
-                                              cudaMemcpyHostToDevice, st),
-                              "hot columns");
-        if (s == LOOM_SUCCESS && n > 0)
-            s = loomcu_status(loomcu_hot_relabel(plan->A->col_indices, nnz, sg->hot_cols, n, scratch, k,
-                                                 sg->hot_ci, st),
-                              "hot columns");
-        if (s == LOOM_SUCCESS)
-            s = loomcu_status(cudaStreamSynchronize(st), "hot columns");
-    }
-    if (scratch)
-        loomcu_free(scratch);
-    loom__free(deg);
-    loom__free(hot);
-    loom__free(hist);
-    return s;
-}
-
 loom_status loomcu_plan_prepare(loom_plan *plan)
 {
     if (plan->strategy.kloop == LOOM_K_TC)
@@ -495,23 +412,10 @@ loom_status loomcu_plan_prepare(loom_plan *plan)
         st = prepare_bins(plan, &d->bins, &a);
     if (segs && st == LOOM_SUCCESS)
         st = prepare_segments(plan, &d->segs, &a);
-    const int64_t n_hot = segs && st == LOOM_SUCCESS ? hot_count(plan) : 0;
-    if (n_hot > 0) {
-        d->segs.n_hot = n_hot;
-        bool ok = arena_reserve(&a, (void **)&d->segs.hot_cols, NULL, (size_t)n_hot * sizeof(int32_t));
-        ok = arena_reserve(&a, (void **)&d->segs.hot_ci, NULL, (size_t)plan->A->nnz * sizeof(int32_t)) && ok;
-        ok = arena_reserve(&a, &d->segs.xhot, NULL,
-                           (size_t)n_hot * (size_t)plan->n * loom_dtype_size(plan->dtype)) &&
-             ok;
-        if (!ok)
-            st = loom__error(LOOM_ERR_INTERNAL, "cuda plan: too many device arrays");
-    }
     if (st == LOOM_SUCCESS && a.parts > 0)
         st = arena_commit(&a, &d->arena,
                           bins ? "row bins on the device" : "EB preprocessing on the device");
     arena_free_host(&a); /* after an error before the commit */
-    if (st == LOOM_SUCCESS && n_hot > 0)
-        st = fill_hot(plan, &d->segs);
     if (st != LOOM_SUCCESS) {
         free_data(d);
         return st;

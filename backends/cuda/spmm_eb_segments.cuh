@@ -33,7 +33,6 @@ template <typename T> struct segments_view {
     int64_t n_long, n_short, long_blocks, chunk;
     T *carry;                          /* slots x slab_w */
     int64_t slab_c0, slab_w;           /* this launch's columns */
-    const T *__restrict__ xhot;        /* N <= 2: X's hot rows (index ~r in p.ci), or NULL */
 };
 
 /* The end of the segment of `row` that begins at b: the row's end or the
@@ -187,22 +186,21 @@ __device__ __forceinline__ int64_t stream_i64(const int64_t *q)
  * returned, where the pair lies past the segment's end (live false).
  */
 template <typename T, int V>
-__device__ __forceinline__ void narrow_x(const operands<T> &p, const T *xhot, int32_t k, bool live,
-                                         bool vec, uint64_t pol, T (&out)[V])
+__device__ __forceinline__ void narrow_x(const operands<T> &p, int32_t k, bool live, bool vec,
+                                         uint64_t pol, T (&out)[V])
 {
-    const bool hot = k < 0; /* a hot column: row ~k of xhot (V-aligned rows) */
-    const T *q = hot ? xhot + (int64_t)(~k) * V : p.x + (int64_t)k * p.xrs;
+    const T *q = p.x + (int64_t)k * p.xrs;
     if (!live) {
 #pragma unroll
         for (int i = 0; i < V; i++)
             out[i] = T(0);
-    } else if (V > 1 && (vec || hot)) {
+    } else if (V > 1 && vec) {
         x_load<T, V>::get(q, pol, out);
     } else {
 #pragma unroll
         for (int i = 0; i < V; i++) {
             T one[1];
-            x_load<T, 1>::get(q + i * (hot ? 1 : p.xcs), pol, one);
+            x_load<T, 1>::get(q + i * p.xcs, pol, one);
             out[i] = one[0];
         }
     }
@@ -214,8 +212,8 @@ __device__ __forceinline__ void narrow_x(const operands<T> &p, const T *xhot, in
  * order (thread_sum of spmm_rb.cuh for V columns).
  */
 template <typename T, int V>
-__device__ __forceinline__ void narrow_thread_sum(const operands<T> &p, const T *xhot, int64_t b,
-                                                  int64_t e, bool vec, uint64_t pol, T (&acc)[V])
+__device__ __forceinline__ void narrow_thread_sum(const operands<T> &p, int64_t b, int64_t e,
+                                                  bool vec, uint64_t pol, T (&acc)[V])
 {
     typedef arith<T> A;
     const int D = 4;
@@ -232,7 +230,7 @@ __device__ __forceinline__ void narrow_thread_sum(const operands<T> &p, const T 
         }
 #pragma unroll
         for (int u = 0; u < D; u++)
-            narrow_x<T, V>(p, xhot, col[u], j + u < e, vec, pol, xv[u]);
+            narrow_x<T, V>(p, col[u], j + u < e, vec, pol, xv[u]);
 #pragma unroll
         for (int u = 0; u < D; u++)
             if (j + u < e)
@@ -260,8 +258,8 @@ __device__ __forceinline__ void narrow_thread_sum(const operands<T> &p, const T 
 static const int deep_lanes = 8, deep_batches = 4;
 
 template <typename T, int G, int D, int V>
-__device__ __forceinline__ void deep_sum(const operands<T> &p, const T *xhot, int64_t b, int64_t e,
-                                         bool vec, uint64_t pol, T (&acc)[V])
+__device__ __forceinline__ void deep_sum(const operands<T> &p, int64_t b, int64_t e, bool vec,
+                                         uint64_t pol, T (&acc)[V])
 {
     typedef arith<T> A;
     const int lane = threadIdx.x & (G - 1);
@@ -277,7 +275,7 @@ __device__ __forceinline__ void deep_sum(const operands<T> &p, const T *xhot, in
     for (int d = 0; d < D; d++) {
         int32_t col;
         stream_pair(p, b + d * G + lane, e, col, ca[d]);
-        narrow_x<T, V>(p, xhot, col, b + d * G + lane < e, vec, pol, cx[d]);
+        narrow_x<T, V>(p, col, b + d * G + lane < e, vec, pol, cx[d]);
     }
 #pragma unroll
     for (int d = 0; d < D; d++)
@@ -286,7 +284,7 @@ __device__ __forceinline__ void deep_sum(const operands<T> &p, const T *xhot, in
         T nx[D][V];
 #pragma unroll
         for (int d = 0; d < D; d++)
-            narrow_x<T, V>(p, xhot, nc[d], base + S + d * G + lane < e, vec, pol, nx[d]);
+            narrow_x<T, V>(p, nc[d], base + S + d * G + lane < e, vec, pol, nx[d]);
         int32_t nnc[D];
         T nna[D];
 #pragma unroll
@@ -346,9 +344,9 @@ __global__ void __launch_bounds__(256) eb_sr_narrow_segments_kernel(operands<T> 
     const uint64_t pol = x_policy();
     T acc[V];
     if (is_long)
-        deep_sum<T, deep_lanes, deep_batches, V>(p, s.xhot, b, e, vec, pol, acc);
+        deep_sum<T, deep_lanes, deep_batches, V>(p, b, e, vec, pol, acc);
     else
-        narrow_thread_sum<T, V>(p, s.xhot, b, e, vec, pol, acc);
+        narrow_thread_sum<T, V>(p, b, e, vec, pol, acc);
     if ((threadIdx.x & (G - 1)) != 0)
         return;
     if (slot < 0)
@@ -357,18 +355,6 @@ __global__ void __launch_bounds__(256) eb_sr_narrow_segments_kernel(operands<T> 
 #pragma unroll
         for (int k = 0; k < V; k++)
             s.carry[slot * s.slab_w + k] = acc[k];
-}
-
-/* Before each run with hot columns: xhot(r, c) = X(hot_cols[r], c), c < N. */
-template <typename T>
-__global__ void gather_hot_kernel(operands<T> p, const int32_t *__restrict__ hot_cols, int64_t n_hot,
-                                  T *xhot)
-{
-    const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= n_hot * p.n)
-        return;
-    const int64_t r = t / p.n, c = t - r * p.n;
-    xhot[t] = __ldg(p.x + (int64_t)__ldg(hot_cols + r) * p.xrs + c * p.xcs);
 }
 
 /* The crossing rows: one thread per (row, column of the slab) adds the

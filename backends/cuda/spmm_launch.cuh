@@ -224,18 +224,6 @@ static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segment
     v.n_short = sg->n_short;
     v.chunk = chunk;
     v.carry = (T *)sg->carry;
-    v.xhot = NULL;
-    operands<T> pn = p; /* the narrow walk's operands: with hot columns, A's relabelled indices */
-    if (p.n <= 2 && sg->n_hot > 0) {
-        const int64_t t = sg->n_hot * p.n;
-        gather_hot_kernel<T><<<(unsigned)((t + block_threads - 1) / block_threads), block_threads, 0, st>>>(
-            p, sg->hot_cols, sg->n_hot, (T *)sg->xhot);
-        cudaError_t e = cudaGetLastError();
-        if (e != cudaSuccess)
-            return e;
-        v.xhot = (const T *)sg->xhot;
-        pn.ci = sg->hot_ci;
-    }
     for (int64_t c0 = 0; c0 < p.n; c0 += sg->slab) {
         v.slab_c0 = c0;
         v.slab_w = sg->slab;
@@ -249,9 +237,9 @@ static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segment
             const int64_t nb = v.long_blocks + narrow_blocks(v.n_short, 1);
             const unsigned g = (unsigned)(nb > 0 ? nb : 1);
             if (p.n == 1)
-                eb_sr_narrow_segments_kernel<T, 1><<<g, block_threads, 0, st>>>(pn, v, false);
+                eb_sr_narrow_segments_kernel<T, 1><<<g, block_threads, 0, st>>>(p, v, false);
             else
-                eb_sr_narrow_segments_kernel<T, 2><<<g, block_threads, 0, st>>>(pn, v, vec2);
+                eb_sr_narrow_segments_kernel<T, 2><<<g, block_threads, 0, st>>>(p, v, vec2);
         } else {
             eb_sr_segments_family<T> f = {p, v, (unsigned)(blocks > 0 ? blocks : 1), st};
             with_wide_gv<T>(G, V, f);
