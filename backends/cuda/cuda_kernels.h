@@ -67,11 +67,6 @@ typedef struct loomcu_eb_segments {
     int64_t *fix_row, *fix_slot0;  /* device: n_fix rows, n_fix + 1 first slots */
     void *carry;                   /* device: slots x slab columns */
     int64_t slab;                  /* columns per carry slab */
-    /* N <= 2: the segment kernel finishes the crossing rows itself (no
-     * fix-up launch): slot_fix maps a slot to its fix-up entry, and
-     * fix_count counts each entry's pieces done (zero between runs). */
-    int64_t *slot_fix;             /* device: slots, or NULL */
-    unsigned *fix_count;           /* device: n_fix */
 } loomcu_eb_segments;
 
 /* What a CUDA plan keeps on the device (plan->backend_data): EB strategies

@@ -387,20 +387,6 @@ static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *s
          ok;
     if (slots > 0)
         ok = arena_reserve(a, &sg->carry, NULL, (size_t)slots * (size_t)sg->slab * elem) && ok;
-    if (slots > 0 && plan->n <= 2) { /* the narrow kernel's own fix-up */
-        int64_t *slot_fix = loom__malloc((size_t)slots * sizeof *slot_fix);
-        unsigned *done = loom__calloc((size_t)n_fix, sizeof *done);
-        if (!slot_fix || !done) {
-            loom__free(slot_fix);
-            loom__free(done);
-            return loom__error(LOOM_ERR_OUT_OF_MEMORY, "cuda plan: out of host memory for EB segments");
-        }
-        for (int64_t k = 0; k < n_fix; k++)
-            for (int64_t q = fix_slot0[k]; q < fix_slot0[k + 1]; q++)
-                slot_fix[q] = k;
-        ok = arena_reserve(a, (void **)&sg->slot_fix, slot_fix, (size_t)slots * sizeof *slot_fix) && ok;
-        ok = arena_reserve(a, (void **)&sg->fix_count, done, (size_t)n_fix * sizeof *done) && ok;
-    }
     if (!ok)
         return loom__error(LOOM_ERR_INTERNAL, "cuda plan: too many device arrays");
     return LOOM_SUCCESS;

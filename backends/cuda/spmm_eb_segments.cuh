@@ -33,12 +33,6 @@ template <typename T> struct segments_view {
     int64_t n_long, n_short, long_blocks, chunk;
     T *carry;                          /* slots x slab_w */
     int64_t slab_c0, slab_w;           /* this launch's columns */
-    /* N <= 2, the fix-up done by the last piece of each crossing row
-     * (NULL: eb_segments_fixup_kernel runs after) */
-    const int64_t *__restrict__ fix_row;
-    const int64_t *__restrict__ fix_slot0;
-    const int64_t *__restrict__ slot_fix;
-    unsigned *fix_count;
 };
 
 /* The end of the segment of `row` that begins at b: the row's end or the
@@ -327,38 +321,6 @@ __device__ __forceinline__ void deep_sum(const operands<T> &p, int64_t b, int64_
     }
 }
 
-/*
- * A crossing row's fix-up at N = V <= 2, by whichever of its pieces ends
- * last: each piece's thread publishes its carry (fence, then a count); the
- * one that sees the row's other pieces counted adds the row's slots left
- * to right, as eb_segments_fixup_kernel does, and finishes the row.  The
- * count is synchronisation only: the sum and its order are fixed, so the
- * bits do not depend on which piece ends last.  It goes back to zero for
- * the next run.
- */
-template <typename T, int V>
-__device__ __forceinline__ void finish_crossing_row(const operands<T> &p, const segments_view<T> &s,
-                                                    int64_t slot)
-{
-    typedef arith<T> A;
-    __threadfence();
-    const int64_t f = __ldg(s.slot_fix + slot);
-    const int64_t first = __ldg(s.fix_slot0 + f), end = __ldg(s.fix_slot0 + f + 1);
-    if (atomicAdd(s.fix_count + f, 1u) != (unsigned)(end - first - 1))
-        return;
-    __threadfence();
-    s.fix_count[f] = 0;
-    T r[V];
-#pragma unroll
-    for (int k = 0; k < V; k++)
-        r[k] = __ldcg(s.carry + first * s.slab_w + k);
-    for (int64_t q = first + 1; q < end; q++)
-#pragma unroll
-        for (int k = 0; k < V; k++)
-            r[k] = A::add(r[k], __ldcg(s.carry + q * s.slab_w + k));
-    finish_columns<T, V>(p, __ldg(s.fix_row + f), 0, p.n, r);
-}
-
 /* EB + SR at N = V (1 or 2) as segments: deep_sum, a group of deep_lanes
  * per long segment, narrow_thread_sum, a thread per short one.  vec: X is
  * row-major with V-aligned rows. */
@@ -387,15 +349,12 @@ __global__ void __launch_bounds__(256) eb_sr_narrow_segments_kernel(operands<T> 
         narrow_thread_sum<T, V>(p, b, e, vec, pol, acc);
     if ((threadIdx.x & (G - 1)) != 0)
         return;
-    if (slot < 0) {
+    if (slot < 0)
         finish_columns<T, V>(p, row, 0, p.n, acc);
-        return;
-    }
+    else
 #pragma unroll
-    for (int k = 0; k < V; k++)
-        s.carry[slot * s.slab_w + k] = acc[k];
-    if (s.fix_count)
-        finish_crossing_row<T, V>(p, s, slot);
+        for (int k = 0; k < V; k++)
+            s.carry[slot * s.slab_w + k] = acc[k];
 }
 
 /* The crossing rows: one thread per (row, column of the slab) adds the

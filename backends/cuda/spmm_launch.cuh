@@ -224,11 +224,6 @@ static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segment
     v.n_short = sg->n_short;
     v.chunk = chunk;
     v.carry = (T *)sg->carry;
-    const bool own_fix = p.n <= 2 && sg->fix_count != NULL && sg->slab >= p.n;
-    v.fix_row = sg->fix_row;
-    v.fix_slot0 = sg->fix_slot0;
-    v.slot_fix = own_fix ? sg->slot_fix : NULL;
-    v.fix_count = own_fix ? sg->fix_count : NULL;
     for (int64_t c0 = 0; c0 < p.n; c0 += sg->slab) {
         v.slab_c0 = c0;
         v.slab_w = sg->slab;
@@ -252,7 +247,7 @@ static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segment
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess)
             return e;
-        if (sg->n_fix > 0 && !own_fix) {
+        if (sg->n_fix > 0) {
             const int64_t threads = sg->n_fix * width;
             eb_segments_fixup_kernel<T>
                 <<<(unsigned)((threads + block_threads - 1) / block_threads), block_threads, 0, st>>>(
