@@ -23,6 +23,8 @@
  * Usage: gpu_bench [--data DIR] [--rmat LIST] [--n LIST] [--dtypes f32,f64]
  *                  [--max-n-large N] [--out PREFIX] [--limit K] [--budget-ms MS]
  *                  [--only NAME,NAME..]  (real matrices whose file name holds one)
+ * Environment: LOOM_BENCH_CONFIGS="STRATEGY;STRATEGY" times only those loom
+ * strategies (no selectors): one design under a profiler.
  */
 #include <cuda_runtime.h>
 #include <cusparse.h>
@@ -35,6 +37,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -351,7 +354,7 @@ static std::vector<std::string> loom_candidates(int n)
     }
     if (n > 1 && n <= 16)
         c.push_back("rb-cm-pr:lanes=8,vdl");
-    if (n == 1) { /* SR pieces of a bounded length: the N = 1 walk on skewed rows */
+    if (n <= 2) { /* SR pieces of a bounded length: the N <= 2 walk on skewed rows */
         c.push_back("eb-rm-sr:chunk=256,vdl,csc");
         c.push_back("eb-rm-sr:chunk=1024,vdl,csc");
     }
@@ -447,10 +450,22 @@ static void bench_matrix(loom_context *ctx, const std::string &name, loom_csr *A
         LM(loom_dense_init(&Y, m, n, n, LOOM_ROW_MAJOR, dtype, LOOM_MEMORY_DEVICE, y));
         double best_loom = 1e30, auto_us = -1;
         std::string best_loom_cfg;
+        /* LOOM_BENCH_CONFIGS="s1;s2": only these loom strategies, no selectors
+         * (for profiling one design under ncu). */
+        const char *only_cfg = getenv("LOOM_BENCH_CONFIGS");
         std::vector<std::string> cands = loom_candidates(n);
+        if (only_cfg && *only_cfg) {
+            cands.clear();
+            for (std::string rest = only_cfg; !rest.empty();) {
+                const size_t q = rest.find(';');
+                cands.push_back(rest.substr(0, q));
+                rest = q == std::string::npos ? "" : rest.substr(q + 1);
+            }
+        }
         const size_t fixed = cands.size();
-        for (const char *sel : {"rules", "auto", "tune"})
-            cands.push_back(sel);
+        if (!(only_cfg && *only_cfg))
+            for (const char *sel : {"rules", "auto", "tune"})
+                cands.push_back(sel);
         for (size_t ci = 0; ci < cands.size(); ci++) {
             const std::string &cfg = cands[ci];
             const bool selector = ci >= fixed;

@@ -1,5 +1,5 @@
 /*
- * spmm_eb_segments.cuh - EB + SR at wide N, walked as segments.
+ * spmm_eb_segments.cuh - EB + SR at N <= 2 and at wide N, walked as segments.
  *
  * EB + SR cuts every row at the chunk boundaries (multiples of C): each
  * piece is an fma chain from +0 in storage order, and a row of several
@@ -11,7 +11,9 @@
  * (longest first) one column per lane with deep load pipelines, the others
  * with the group's G x V shape.  A whole row's result is finished into Y;
  * a piece goes to its carry slot, and eb_segments_fixup_kernel adds each
- * crossing row's slots in order and finishes it.
+ * crossing row's slots in order and finishes it.  At N = 1 and 2 the
+ * narrow kernel (eb_sr_narrow_segments_kernel) walks them instead: a group
+ * of 8 lanes per long segment, four batches deep, a thread per short one.
  *
  * Unlike the chunk-per-group kernels (spmm_eb.cuh), no group walks a chunk
  * across rows, so the work items are independent and the kernel is as lean
@@ -96,28 +98,263 @@ __global__ void __launch_bounds__(256, 4) eb_sr_segments_kernel(operands<T> p, s
     }
 }
 
-/* EB + SR at N = 1 as segments: the N = 1 walk (narrow_sum, spmm_rb.cuh),
- * a warp per long segment, a thread per short one. */
+/*
+ * Cache hints of the narrow walks.  A, the segment lists and the row
+ * offsets are read once: streaming loads (evict first) so that they do not
+ * push X out of L1 and L2; X is gathered about nnz / K times an element,
+ * under an L2 evict-last policy.  (R-MAT of 1e8 non-zeros: X is 34 MB, A
+ * with its lists about 1 GB.)  Speed only: the values loaded are the same.
+ */
+__device__ __forceinline__ uint64_t x_policy()
+{
+    uint64_t pol = 0;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(pol));
+#endif
+    return pol;
+}
+
+template <typename T, int V> struct x_load;
+template <> struct x_load<float, 1> {
+    static __device__ __forceinline__ void get(const float *q, uint64_t pol, float (&o)[1])
+    {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+        asm("ld.global.nc.L2::cache_hint.f32 %0, [%1], %2;" : "=f"(o[0]) : "l"(q), "l"(pol));
+#else
+        (void)pol;
+        o[0] = __ldg(q);
+#endif
+    }
+};
+template <> struct x_load<double, 1> {
+    static __device__ __forceinline__ void get(const double *q, uint64_t pol, double (&o)[1])
+    {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+        asm("ld.global.nc.L2::cache_hint.f64 %0, [%1], %2;" : "=d"(o[0]) : "l"(q), "l"(pol));
+#else
+        (void)pol;
+        o[0] = __ldg(q);
+#endif
+    }
+};
+template <> struct x_load<float, 2> {
+    static __device__ __forceinline__ void get(const float *q, uint64_t pol, float (&o)[2])
+    {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+        asm("ld.global.nc.L2::cache_hint.v2.f32 {%0, %1}, [%2], %3;"
+            : "=f"(o[0]), "=f"(o[1]) : "l"(q), "l"(pol));
+#else
+        (void)pol;
+        vector_load<float, 2>::get(q, o);
+#endif
+    }
+};
+template <> struct x_load<double, 2> {
+    static __device__ __forceinline__ void get(const double *q, uint64_t pol, double (&o)[2])
+    {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+        asm("ld.global.nc.L2::cache_hint.v2.f64 {%0, %1}, [%2], %3;"
+            : "=d"(o[0]), "=d"(o[1]) : "l"(q), "l"(pol));
+#else
+        (void)pol;
+        vector_load<double, 2>::get(q, o);
+#endif
+    }
+};
+
+/* A's pair at j, streamed; (0, 0) at or past end. */
 template <typename T>
-__global__ void __launch_bounds__(256) eb_sr_n1_segments_kernel(operands<T> p, segments_view<T> s)
+__device__ __forceinline__ void stream_pair(const operands<T> &p, int64_t j, int64_t end,
+                                            int32_t &col, T &a)
+{
+    col = 0;
+    a = T(0);
+    if (j < end) {
+        col = __ldcs(p.ci + j);
+        a = __ldcs(p.val + j);
+    }
+}
+
+__device__ __forceinline__ int64_t stream_i64(const int64_t *q)
+{
+    return (int64_t)__ldcs(reinterpret_cast<const long long *>(q));
+}
+
+/*
+ * X(k, 0 .. V-1) at N = V (1 or 2): one vector load where X is row-major
+ * with V-aligned rows (vec), else element by element; nothing read, +0
+ * returned, where the pair lies past the segment's end (live false).
+ */
+template <typename T, int V>
+__device__ __forceinline__ void narrow_x(const operands<T> &p, int32_t k, bool live, bool vec,
+                                         uint64_t pol, T (&out)[V])
+{
+    const T *q = p.x + (int64_t)k * p.xrs;
+    if (!live) {
+#pragma unroll
+        for (int i = 0; i < V; i++)
+            out[i] = T(0);
+    } else if (V > 1 && vec) {
+        x_load<T, V>::get(q, pol, out);
+    } else {
+#pragma unroll
+        for (int i = 0; i < V; i++) {
+            T one[1];
+            x_load<T, 1>::get(q + i * p.xcs, pol, one);
+            out[i] = one[0];
+        }
+    }
+}
+
+/*
+ * The SR sum of non-zeros [b, e) for N = V columns by one thread, D pairs
+ * at a time: their indices and values, then their x rows, then the fmas in
+ * order (thread_sum of spmm_rb.cuh for V columns).
+ */
+template <typename T, int V>
+__device__ __forceinline__ void narrow_thread_sum(const operands<T> &p, int64_t b, int64_t e,
+                                                  bool vec, uint64_t pol, T (&acc)[V])
+{
+    typedef arith<T> A;
+    const int D = 4;
+#pragma unroll
+    for (int i = 0; i < V; i++)
+        acc[i] = T(0);
+    for (int64_t j = b; j < e; j += D) {
+        int32_t col[D];
+        T a[D], xv[D][V];
+#pragma unroll
+        for (int u = 0; u < D; u++) {
+            col[u] = j + u < e ? __ldcs(p.ci + j + u) : 0;
+            a[u] = j + u < e ? __ldcs(p.val + j + u) : T(0);
+        }
+#pragma unroll
+        for (int u = 0; u < D; u++)
+            narrow_x<T, V>(p, col[u], j + u < e, vec, pol, xv[u]);
+#pragma unroll
+        for (int u = 0; u < D; u++)
+            if (j + u < e)
+#pragma unroll
+                for (int i = 0; i < V; i++)
+                    acc[i] = A::fma(a[u], xv[u][i], acc[i]);
+    }
+}
+
+/*
+ * The SR sum of non-zeros [b, e) for N = V columns by a group of G lanes,
+ * D batches of G pairs deep.  Lane t loads pair t of each batch and its x
+ * row; the pairs of the super-batch after next and the x rows of the next
+ * are issued before this super-batch is summed, so the x gathers never wait
+ * on the index loads issued just before them.  Every lane then runs each
+ * batch's fmas in order on the values passed round by shuffles, so acc is
+ * the same in every lane: fma(a[j], X(col[j], i), acc) from +0 in storage
+ * order (reference/order_eb_sr.h row_sum_eb_sr, one piece).
+ *
+ * Why G = 8 and not a warp (narrow_sum<32>, the RB walk): a lane's shuffles
+ * per non-zero are G/32 of a warp instruction, so a warp per segment spent
+ * two shuffles and an fma of the whole warp on every non-zero, four times
+ * this walk's; D = 4 keeps the warp's 32 pairs in flight.
+ */
+static const int deep_lanes = 8, deep_batches = 4;
+
+template <typename T, int G, int D, int V>
+__device__ __forceinline__ void deep_sum(const operands<T> &p, int64_t b, int64_t e, bool vec,
+                                         uint64_t pol, T (&acc)[V])
+{
+    typedef arith<T> A;
+    const int lane = threadIdx.x & (G - 1);
+    const unsigned mask = group_mask<G>();
+    const int64_t S = (int64_t)G * D;
+#pragma unroll
+    for (int i = 0; i < V; i++)
+        acc[i] = T(0);
+    T ca[D], cx[D][V]; /* this super-batch: values and x rows */
+    int32_t nc[D];     /* the next: pairs loaded, x rows not yet */
+    T na[D];
+#pragma unroll
+    for (int d = 0; d < D; d++) {
+        int32_t col;
+        stream_pair(p, b + d * G + lane, e, col, ca[d]);
+        narrow_x<T, V>(p, col, b + d * G + lane < e, vec, pol, cx[d]);
+    }
+#pragma unroll
+    for (int d = 0; d < D; d++)
+        stream_pair(p, b + S + d * G + lane, e, nc[d], na[d]);
+    for (int64_t base = b; base < e; base += S) {
+        T nx[D][V];
+#pragma unroll
+        for (int d = 0; d < D; d++)
+            narrow_x<T, V>(p, nc[d], base + S + d * G + lane < e, vec, pol, nx[d]);
+        int32_t nnc[D];
+        T nna[D];
+#pragma unroll
+        for (int d = 0; d < D; d++)
+            stream_pair(p, base + 2 * S + d * G + lane, e, nnc[d], nna[d]);
+#pragma unroll
+        for (int d = 0; d < D; d++) {
+            const int64_t left = e - (base + d * G);
+            if (left <= 0)
+                break; /* the same in every lane of the group */
+            const int cnt = left < G ? (int)left : G;
+#pragma unroll
+            for (int t = 0; t < G; t++) {
+                const T at = shfl<G>(mask, ca[d], t);
+                T xt[V];
+#pragma unroll
+                for (int i = 0; i < V; i++)
+                    xt[i] = shfl<G>(mask, cx[d][i], t);
+                if (t < cnt)
+#pragma unroll
+                    for (int i = 0; i < V; i++)
+                        acc[i] = A::fma(at, xt[i], acc[i]);
+            }
+        }
+#pragma unroll
+        for (int d = 0; d < D; d++) {
+            ca[d] = na[d];
+            nc[d] = nnc[d];
+            na[d] = nna[d];
+#pragma unroll
+            for (int i = 0; i < V; i++)
+                cx[d][i] = nx[d][i];
+        }
+    }
+}
+
+/* EB + SR at N = V (1 or 2) as segments: deep_sum, a group of deep_lanes
+ * per long segment, narrow_thread_sum, a thread per short one.  vec: X is
+ * row-major with V-aligned rows. */
+template <typename T, int V>
+__global__ void __launch_bounds__(256) eb_sr_narrow_segments_kernel(operands<T> p, segments_view<T> s,
+                                                                    bool vec)
 {
     const bool is_long = (int64_t)blockIdx.x < s.long_blocks;
-    const int G = is_long ? narrow_long_lanes : narrow_short_lanes;
+    const int G = is_long ? deep_lanes : 1;
     const int64_t block = is_long ? blockIdx.x : blockIdx.x - s.long_blocks;
     const int64_t w = (block * blockDim.x + threadIdx.x) / G;
     if (w >= (is_long ? s.n_long : s.n_short))
         return; /* whole groups leave together */
     const int64_t i = is_long ? w : s.n_long + w;
-    const int64_t row = __ldg(s.row + i), b = __ldg(s.begin + i), slot = __ldg(s.slot + i);
-    const int64_t e = segment_end(p, s, row, b);
-    const T acc = is_long ? narrow_sum<T, narrow_long_lanes>(p, b, e)
-                          : narrow_sum<T, narrow_short_lanes>(p, b, e);
+    const int64_t row = stream_i64(s.row + i), b = stream_i64(s.begin + i);
+    const int64_t slot = stream_i64(s.slot + i);
+    int64_t q, r;
+    split_index(b, s.chunk, q, r);
+    const int64_t chunk_end = b - r + s.chunk, row_end = stream_i64(p.ro + row + 1);
+    const int64_t e = row_end < chunk_end ? row_end : chunk_end; /* segment_end */
+    const uint64_t pol = x_policy();
+    T acc[V];
+    if (is_long)
+        deep_sum<T, deep_lanes, deep_batches, V>(p, b, e, vec, pol, acc);
+    else
+        narrow_thread_sum<T, V>(p, b, e, vec, pol, acc);
     if ((threadIdx.x & (G - 1)) != 0)
         return;
     if (slot < 0)
-        finish(p.alpha, acc, p.beta, p.y + row * p.yrs);
+        finish_columns<T, V>(p, row, 0, p.n, acc);
     else
-        s.carry[slot * s.slab_w] = acc;
+#pragma unroll
+        for (int k = 0; k < V; k++)
+            s.carry[slot * s.slab_w + k] = acc[k];
 }
 
 /* The crossing rows: one thread per (row, column of the slab) adds the
