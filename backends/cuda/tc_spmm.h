@@ -61,7 +61,9 @@ typedef struct loomcu_tc_plan {
     int64_t bin_start[LOOMCU_TC_BINS + 1]; /* bin b (P = 2^b) holds rows[bin_start[b] .. bin_start[b+1]) */
     int32_t *group_count;                  /* host: groups per part of each row, as rows */
     int64_t group_sum[LOOMCU_TC_BINS];     /* the bin's sum of group_count */
-    struct loomcu_tc_shape *shape;         /* host: the last launch shape, for its strips and GPU */
+    struct loomcu_tc_shape *shape;         /* host: the last launch shape, for its strips and GPU;
+                                            * written by loomcu_tc_spmm, so calls on one plan must
+                                            * take turns (a loom plan's executions do) */
 } loomcu_tc_plan;
 
 /* 1 when kernels exist for this storage type, precision and MMA depth. */
