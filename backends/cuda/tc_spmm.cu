@@ -950,8 +950,10 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
  *   pipeline's fill), plus, for each (row, strip) its heaviest slot walks,
  *   the row's groups per part and TC_ROW_STRIP_COST (the parts' meeting and
  *   the store);
- *   the kernel takes about the larger of its heaviest block and all blocks'
- *   cost over the blocks resident at once (capacity); the rows go longest
+ *   the kernel takes about the larger of its heaviest block and as many
+ *   average blocks as it has waves (blocks over the blocks resident at once,
+ *   capacity, rounded up: Nsight Compute showed the second, partial wave of
+ *   a 1.3-wave grid leaving a third of the multiprocessors idle); the rows go longest
  *   first and a slot's rows are strided over the bin (tc_rows), so block 0
  *   holds the heaviest slot and the hardware starts it first.
  * A shape other than the fill-once one is taken only where the model puts
@@ -967,6 +969,7 @@ static double shape_cost(const loomcu_tc_plan *plan, int64_t strips, int64_t cap
     const int64_t w = (strips + s - 1) / s;
     s = (strips + w - 1) / w;
     double total = 0, heaviest = 0;
+    int64_t all_blocks = 0;
     for (int b = 0; b < LOOMCU_TC_BINS; b++) {
         const int64_t n = plan->bin_start[b + 1] - plan->bin_start[b], rpb = WARPS >> b;
         if (n == 0)
@@ -979,8 +982,13 @@ static double shape_cost(const loomcu_tc_plan *plan, int64_t strips, int64_t cap
         heaviest = h > heaviest ? h : heaviest;
         total += (double)s * ((double)blocks * TC_BLOCK_COST +
                               (double)w * ((double)plan->group_sum[b] + (double)n * TC_ROW_STRIP_COST) / (double)rpb);
+        all_blocks += s * blocks;
     }
-    return total / (double)capacity > heaviest ? total / (double)capacity : heaviest;
+    if (all_blocks == 0)
+        return 0;
+    /* whole waves of the average block: 1.3 waves of equal blocks take two */
+    const double waves = (double)((all_blocks + capacity - 1) / capacity) * (total / (double)all_blocks);
+    return waves > heaviest ? waves : heaviest;
 }
 
 static void launch_shape(const loomcu_tc_plan *plan, int64_t strips, int64_t capacity, int64_t blocks1,
