@@ -53,8 +53,11 @@ def rules_choice(f, n, layout, pr_max_n, eb_min_cv, eb_min_mom, backend="openmp"
     """lib/select_rules.c, with its thresholds as arguments: the design it
     names for a CPU backend, or for CUDA (whose speed options it sets as
     the GPU benchmark's candidates have them)."""
-    pr = n <= pr_max_n
     skewed = f["row_cv"] > eb_min_cv or f["max_over_mean"] > eb_min_mom
+    # CUDA: SR under EB at N <= 2 on 300000 non-zeros or more (the narrow
+    # walk; fixed, as in select_rules.c, not part of the fitted grid)
+    sr_eb = backend == "cuda" and skewed and n <= 2 and f["nnz"] >= 300000
+    pr = n <= pr_max_n and not sr_eb
     name = "%s-%s-%s" % ("eb" if skewed else "rb", "cm" if layout else "rm", "pr" if pr else "sr")
     opts = []
     if backend == "cuda":

@@ -18,7 +18,13 @@
  *     benchmark's candidates have them (VDL, and CSC under SR; EB+SR in
  *     chunks of 128): held out 0.881 of the oracle, against 0.830 for the
  *     papers' thresholds with the same designs and 0.668 for the rules
- *     before the refit (as gpu_bench timed them).
+ *     before the refit (as gpu_bench timed them);
+ *   - CUDA again (H100, 2026-11-26), after EB+SR at N <= 2 became the
+ *     8-lane narrow walk: under EB, SR at N <= 2 where A has at least
+ *     300000 non-zeros (R-MAT 1e6-1e8: 0.57-0.83 of EB+PR's time;
+ *     soc-Slashdot 0.83, email-Enron 0.95), PR below that (the skewed
+ *     graphs of 43K-180K non-zeros: 1.05-1.15x slower under SR;
+ *     bench/results/cuda-2026-11-26-n1-deep/).
  * Refit again when a backend's kernels change.
  */
 #include "config.h"
@@ -31,12 +37,14 @@ typedef struct rule_thresholds {
     int64_t pr_max_n;            /* PR when N <= this */
     double eb_min_cv;            /* EB when std/mean > this ... */
     double eb_min_max_over_mean; /* ... or max/mean > this */
+    int64_t sr_eb_max_n;         /* but SR under EB when N <= this ... */
+    int64_t sr_eb_min_nnz;       /* ... and A has at least this many non-zeros */
 } rule_thresholds;
 
-static const rule_thresholds papers = {"the papers'", 4, 1.0, 32.0};
+static const rule_thresholds papers = {"the papers'", 4, 1.0, 32.0, 0, 0};
 /* Refitted: a threshold no matrix reaches means "never". */
-static const rule_thresholds openmp_refit = {"refitted", 0, 1e9, 1e9};
-static const rule_thresholds cuda_refit = {"refitted", 8, 3.0, 64.0};
+static const rule_thresholds openmp_refit = {"refitted", 0, 1e9, 1e9, 0, 0};
+static const rule_thresholds cuda_refit = {"refitted", 8, 3.0, 64.0, 2, 300000};
 
 static int lanes_for_mean(double mean)
 {
@@ -71,8 +79,9 @@ void loom__select_rules(const loom_features *f, int64_t n, loom_layout layout, l
     const rule_thresholds *t = backend == LOOM_BACKEND_OPENMP ? &openmp_refit
                                : backend == LOOM_BACKEND_CUDA ? &cuda_refit
                                                               : &papers;
-    bool pr = n <= t->pr_max_n;
     bool skewed = f->row_cv > t->eb_min_cv || f->max_over_mean > t->eb_min_max_over_mean;
+    bool sr_eb = skewed && n <= t->sr_eb_max_n && f->nnz >= t->sr_eb_min_nnz;
+    bool pr = n <= t->pr_max_n && !sr_eb;
     loom_strategy_design(0, s);
     s->kloop = pr ? LOOM_K_PR : LOOM_K_SR;
     s->mloop = skewed ? LOOM_M_EB : LOOM_M_RB;
@@ -84,12 +93,21 @@ void loom__select_rules(const loom_features *f, int64_t n, loom_layout layout, l
         s->lanes = 8;
         s->chunk = 256;
     }
+    char k_why[160];
+    if (sr_eb)
+        snprintf(k_why, sizeof k_why,
+                 "N = %lld <= %lld with skewed rows and %lld >= %lld non-zeros, so sequential (SR)",
+                 (long long)n, (long long)t->sr_eb_max_n, (long long)f->nnz,
+                 (long long)t->sr_eb_min_nnz);
+    else
+        snprintf(k_why, sizeof k_why, "N = %lld %s %lld, so %s", (long long)n,
+                 n <= t->pr_max_n ? "<=" : ">", (long long)t->pr_max_n,
+                 pr ? "parallel (PR)" : "sequential (SR)");
     snprintf(why, len,
-             "rules (%s thresholds): N = %lld %s %lld, so %s reduction; row length std/mean = "
+             "rules (%s thresholds): %s reduction; row length std/mean = "
              "%.2f and max/mean = %.1f %s (thresholds %.3g, %.3g), so %s balance; Y is %s, so "
              "the %s N-loop",
-             t->name, (long long)n, pr ? "<=" : ">", (long long)t->pr_max_n,
-             pr ? "parallel (PR)" : "sequential (SR)", f->row_cv, f->max_over_mean,
+             t->name, k_why, f->row_cv, f->max_over_mean,
              skewed ? "are skewed" : "are even", t->eb_min_cv, t->eb_min_max_over_mean,
              skewed ? "element (EB)" : "row (RB)",
              layout == LOOM_ROW_MAJOR ? "row-major" : "column-major",

@@ -19,10 +19,12 @@
 #include "loom_internal.h"
 #include "select.h"
 
-/* Features of a matrix (mean row length, std/mean, max/mean), N, the
- * backend, the design the rules must name and a phrase of their why. */
+/* Features of a matrix (mean row length, std/mean, max/mean, rows: 0 for
+ * 1000), N, the backend, the design the rules must name and a phrase of
+ * their why. */
 typedef struct rules_case {
     double mean, cv, max_over_mean;
+    int64_t rows;
     int64_t n;
     loom_backend_id backend;
     const char *design, *why;
@@ -30,24 +32,33 @@ typedef struct rules_case {
 
 static const rules_case cases[] = {
     /* CUDA, refitted: even rows are RB; N <= 8 is PR with lanes for the mean row length */
-    {10, 0.5, 4, 1, LOOM_BACKEND_CUDA, "rb-rm-pr:lanes=16,vdl", "rules (refitted thresholds)"},
-    {3, 0.5, 4, 8, LOOM_BACKEND_CUDA, "rb-rm-pr:lanes=4,vdl", NULL},
-    {100, 0.5, 4, 4, LOOM_BACKEND_CUDA, "rb-rm-pr:lanes=32,vdl", NULL},
+    {10, 0.5, 4, 0, 1, LOOM_BACKEND_CUDA, "rb-rm-pr:lanes=16,vdl", "rules (refitted thresholds)"},
+    {3, 0.5, 4, 0, 8, LOOM_BACKEND_CUDA, "rb-rm-pr:lanes=4,vdl", NULL},
+    {100, 0.5, 4, 0, 4, LOOM_BACKEND_CUDA, "rb-rm-pr:lanes=32,vdl", NULL},
     /* N > 8: SR with VDL and CSC */
-    {10, 0.5, 4, 16, LOOM_BACKEND_CUDA, "rb-rm-sr:vdl,csc", NULL},
+    {10, 0.5, 4, 0, 16, LOOM_BACKEND_CUDA, "rb-rm-sr:vdl,csc", NULL},
     /* skewed by std/mean (> 3) or by the longest row (> 64x the mean): EB */
-    {10, 3.5, 20, 64, LOOM_BACKEND_CUDA, "eb-rm-sr:chunk=128,vdl,csc", NULL},
-    {10, 2.5, 100, 64, LOOM_BACKEND_CUDA, "eb-rm-sr:chunk=128,vdl,csc", NULL},
-    {10, 2.5, 60, 64, LOOM_BACKEND_CUDA, "rb-rm-sr:vdl,csc", NULL},
+    {10, 3.5, 20, 0, 64, LOOM_BACKEND_CUDA, "eb-rm-sr:chunk=128,vdl,csc", NULL},
+    {10, 2.5, 100, 0, 64, LOOM_BACKEND_CUDA, "eb-rm-sr:chunk=128,vdl,csc", NULL},
+    {10, 2.5, 60, 0, 64, LOOM_BACKEND_CUDA, "rb-rm-sr:vdl,csc", NULL},
     /* EB + PR: at least 8 lanes, chunks of 64 for 8 lanes, 256 for more */
-    {3, 4, 200, 2, LOOM_BACKEND_CUDA, "eb-rm-pr:chunk=64,lanes=8,vdl", NULL},
-    {12, 4, 200, 2, LOOM_BACKEND_CUDA, "eb-rm-pr:chunk=256,lanes=16,vdl", NULL},
-    {40, 4, 200, 1, LOOM_BACKEND_CUDA, "eb-rm-pr:chunk=256,lanes=32,vdl", NULL},
+    {3, 4, 200, 0, 2, LOOM_BACKEND_CUDA, "eb-rm-pr:chunk=64,lanes=8,vdl", NULL},
+    {12, 4, 200, 0, 2, LOOM_BACKEND_CUDA, "eb-rm-pr:chunk=256,lanes=16,vdl", NULL},
+    {40, 4, 200, 0, 1, LOOM_BACKEND_CUDA, "eb-rm-pr:chunk=256,lanes=32,vdl", NULL},
+    /* ... but at N <= 2 under EB with 300000 non-zeros or more, SR (the
+     * narrow walk); not at N = 4, nor below 300000 */
+    {10, 4, 200, 30000, 1, LOOM_BACKEND_CUDA, "eb-rm-sr:chunk=128,vdl,csc", "so sequential (SR)"},
+    {10, 2.5, 100, 30000, 2, LOOM_BACKEND_CUDA, "eb-rm-sr:chunk=128,vdl,csc", NULL},
+    {10, 4, 200, 30000, 4, LOOM_BACKEND_CUDA, "eb-rm-pr:chunk=256,lanes=16,vdl", NULL},
+    {10, 4, 200, 29999, 2, LOOM_BACKEND_CUDA, "eb-rm-pr:chunk=256,lanes=16,vdl", NULL},
+    {10, 0.5, 4, 30000, 1, LOOM_BACKEND_CUDA, "rb-rm-pr:lanes=16,vdl", NULL},
+    /* the reference and OpenMP have no such exception */
+    {10, 1.5, 4, 30000, 1, LOOM_BACKEND_REFERENCE, "eb-rm-pr:chunk=256,lanes=8", NULL},
     /* the reference keeps the papers' thresholds: PR for N <= 4, EB above std/mean 1 */
-    {10, 0.5, 4, 4, LOOM_BACKEND_REFERENCE, "rb-rm-pr:lanes=8", "the papers' thresholds"},
-    {10, 1.5, 4, 16, LOOM_BACKEND_REFERENCE, "eb-rm-sr:chunk=256", NULL},
+    {10, 0.5, 4, 0, 4, LOOM_BACKEND_REFERENCE, "rb-rm-pr:lanes=8", "the papers' thresholds"},
+    {10, 1.5, 4, 0, 16, LOOM_BACKEND_REFERENCE, "eb-rm-sr:chunk=256", NULL},
     /* OpenMP: always RB + SR */
-    {10, 9, 900, 1, LOOM_BACKEND_OPENMP, "rb-rm-sr", "rules (refitted thresholds)"},
+    {10, 9, 900, 0, 1, LOOM_BACKEND_OPENMP, "rb-rm-sr", "rules (refitted thresholds)"},
 };
 
 static void test_designs_per_backend(void **state)
@@ -57,8 +68,8 @@ static void test_designs_per_backend(void **state)
         const rules_case *c = &cases[i];
         loom_features f;
         memset(&f, 0, sizeof f);
-        f.rows = f.cols = 1000;
-        f.nnz = (int64_t)(c->mean * 1000);
+        f.rows = f.cols = c->rows ? c->rows : 1000;
+        f.nnz = (int64_t)(c->mean * (double)f.rows);
         f.row_mean = c->mean;
         f.row_std = c->cv * c->mean;
         f.row_cv = c->cv;
