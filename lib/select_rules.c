@@ -24,7 +24,7 @@
  *     300000 non-zeros (chunks of 128 against the best EB+PR, N = 1 and
  *     2: R-MAT 1e6-1e8 0.57-0.87 of its time, soc-Slashdot 0.83-0.86,
  *     email-Enron 0.95), PR below that (the skewed
- *     graphs of 43K-180K non-zeros: 1.05-1.15x slower under SR;
+ *     graphs of 11K-180K non-zeros: 1.05-1.15x slower under SR;
  *     bench/results/cuda-2026-11-26-n1-deep/).
  * Refit again when a backend's kernels change.
  */
