@@ -35,16 +35,23 @@ template <typename T> struct segments_view {
     int64_t slab_c0, slab_w;           /* this launch's columns */
 };
 
-/* The end of the segment of `row` that begins at b: the row's end or the
- * chunk's, whichever comes first. */
+/* The end of the segment that begins at b in a row ending at row_end: the
+ * row's end or the chunk's, whichever comes first. */
+template <typename T>
+__device__ __forceinline__ int64_t segment_end_at(const segments_view<T> &s, int64_t b, int64_t row_end)
+{
+    int64_t q, r;
+    split_index(b, s.chunk, q, r);
+    const int64_t chunk_end = b - r + s.chunk;
+    return row_end < chunk_end ? row_end : chunk_end;
+}
+
+/* The same for `row`, its end read through the read-only cache. */
 template <typename T>
 __device__ __forceinline__ int64_t segment_end(const operands<T> &p, const segments_view<T> &s,
                                                int64_t row, int64_t b)
 {
-    int64_t q, r;
-    split_index(b, s.chunk, q, r);
-    const int64_t chunk_end = b - r + s.chunk, row_end = __ldg(p.ro + row + 1);
-    return row_end < chunk_end ? row_end : chunk_end;
+    return segment_end_at(s, b, (int64_t)__ldg(p.ro + row + 1));
 }
 
 /* One segment for this lane's V columns from c (inside the slab). */
@@ -337,10 +344,7 @@ __global__ void __launch_bounds__(256) eb_sr_narrow_segments_kernel(operands<T> 
     const int64_t i = is_long ? w : s.n_long + w;
     const int64_t row = stream_i64(s.row + i), b = stream_i64(s.begin + i);
     const int64_t slot = stream_i64(s.slot + i);
-    int64_t q, r;
-    split_index(b, s.chunk, q, r);
-    const int64_t chunk_end = b - r + s.chunk, row_end = stream_i64(p.ro + row + 1);
-    const int64_t e = row_end < chunk_end ? row_end : chunk_end; /* segment_end */
+    const int64_t e = segment_end_at(s, b, stream_i64(p.ro + row + 1));
     const uint64_t pol = x_policy();
     T acc[V];
     if (is_long)
