@@ -24,7 +24,7 @@ awk '/Compiling entry function/ {fn=$0} /spill stores/ && ($1 != 0 || $5 != 0 ||
 # full sweep, all libraries, baseline beside, bits compared
 timeout ${BT:-300} $B/tc_bench --dlmc .tc-gpu/dlmc --n ${NS:-256} --reps 20 --limit ${LIM:-30} --csv $OUT/ab.csv > $OUT/ab.txt 2>&1
 echo "ab rc=$? at $(( $(date +%s) - T0 ))s"
-for v in "X=1" "LOOMTC_SHAPE=old" "X=2" "LOOMTC_SHAPE=old"; do
+[ -n "${NOVAR:-}" ] || for v in "X=1" "LOOMTC_SHAPE=old" "X=2" "LOOMTC_SHAPE=old"; do
   nm=$(echo $v | tr -dc "A-Z0-9_=" | tr "=" "_")$RANDOM
   env $v timeout 90 $B/tc_bench_t --dlmc .tc-gpu/dlmc --n ${NS:-256} --reps 20 --limit ${LIM:-30} --only-tc --csv $OUT/v_$nm.csv > /dev/null 2>&1
   echo "variant $v rc=$? at $(( $(date +%s) - T0 ))s"
