@@ -22,7 +22,7 @@
  *   - CUDA again (H100, 2026-11-26), after EB+SR at N <= 2 became the
  *     8-lane narrow walk: under EB, SR at N <= 2 where A has at least
  *     300000 non-zeros (chunks of 128 against the best EB+PR, N = 1 and
- *     2: R-MAT 1e6-1e8 0.57-0.87 of its time, soc-Slashdot 0.83-0.86,
+ *     2: R-MAT 1e6-1e8 0.55-0.92 of its time, soc-Slashdot 0.83-0.86,
  *     email-Enron 0.95), PR below that (the skewed
  *     graphs of 11K-180K non-zeros: 1.05-1.15x slower under SR;
  *     bench/results/cuda-2026-11-26-n1-deep/).
