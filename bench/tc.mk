@@ -17,11 +17,11 @@ bench/tc_probe: $(srcdir)/bench/tc_probe.cu $(srcdir)/reference/tc_model.c $(loo
 		|| { cat bench/tc_probe.ptxas.log; exit 1; }
 
 bench/tc_bench: $(srcdir)/bench/tc_bench.cu $(srcdir)/bench/gpu_check.h $(srcdir)/reference/tc_model.c $(loomtc_headers) \
-		backends/cuda/tc_spmm.lo backends/cuda/spmm_f32.lo
+		backends/cuda/tc_spmm.lo backends/cuda/tc_tiles.lo backends/cuda/spmm_f32.lo
 	@$(MKDIR_P) $(@D)
 	$(AM_V_GEN)$(NVCC) $(NVCC_ARCH_FLAGS) -std=c++17 -O2 $(loomtc_host_c) $(loomtc_nvcc_includes) \
 		-o $@ $(srcdir)/bench/tc_bench.cu $(srcdir)/reference/tc_model.c backends/cuda/tc_spmm.o \
-		backends/cuda/spmm_f32.o $(CUDA_BENCH_LIBS) -lz
+		backends/cuda/tc_tiles.o backends/cuda/spmm_f32.o $(CUDA_BENCH_LIBS) -lz
 
 CLEANFILES += bench/tc_probe bench/tc_bench bench/tc_probe.ptxas.log
 endif

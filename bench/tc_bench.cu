@@ -49,6 +49,7 @@
 #include "tc_round.h"
 #include "tc_spmm.h"
 #include "gpu_check.h"
+#include "select_tc.h"
 #ifndef LOOM_TC_BENCH_NO_CUDACORE
 #include "cuda_kernels.h"
 #endif
@@ -167,7 +168,9 @@ struct result {
     std::string name;
     double sparsity;
     int64_t n;
-    double t_tc16, t_tc8, t_tc, t_cc, t_sp16, t_sp32, t_blas;
+    double t_tc16, t_tc8, t_tiles, t_tc, t_cc, t_sp16, t_sp32, t_blas;
+    double t_auto; /* the form the rules pick (select_tc.h): tiles, or rows with k = 16 */
+    bool auto_tiles;
     double max_rel; /* max |Y_tc - Y_cusparse_f32| / max |Y_cusparse_f32| */
     double t_base16, t_base8, t_base; /* the baseline build, when there is one */
     int64_t base_diff;                /* elements whose bits differ from the baseline (k16 + k8) */
@@ -308,7 +311,7 @@ int main(int argc, char **argv)
     if (csv)
         fprintf(csv, "matrix,sparsity,m,k,nnz,n,tc_f16_k16_us,tc_f16_k8_us,cudacore_f32_us,"
                      "cusparse_f16_us,cusparse_f32_us,cublas_f16_us,floor_bytes,"
-                     "base_f16_k16_us,base_f16_k8_us,base_bits_differ\n");
+                     "base_f16_k16_us,base_f16_k8_us,base_bits_differ,tc_f16_tiles_us,auto_form\n");
 
     cusparseHandle_t sp;
     cublasHandle_t bl;
@@ -319,8 +322,8 @@ int main(int argc, char **argv)
     std::vector<result> results;
     const char *models[] = {"rn50", "transformer"};
     const char *levels[] = {"0.9", "0.95", "0.98"};
-    printf("%-62s %5s %5s %5s %7s %4s | %9s %9s %9s %9s %9s %9s | %8s %7s %7s %8s\n", "matrix", "sp",
-           "M", "K", "nnz", "N", "tc16k16", "tc16k8", "cc-f32", "csp-f16", "csp-f32", "cublas16",
+    printf("%-62s %5s %5s %5s %7s %4s | %9s %9s %9s %9s %9s %9s %9s | %8s %7s %7s %8s\n", "matrix", "sp",
+           "M", "K", "nnz", "N", "tc16k16", "tc16k8", "tc-tiles", "cc-f32", "csp-f16", "csp-f32", "cublas16",
            "tcGF/s", "floorKB", "tcGB/s", "relerr");
     printf("(times in microseconds; relerr: tensor-core f16 result against cuSPARSE f32, relative to max |Y|)\n");
 #ifdef LOOM_TC_BENCH_BASELINE
@@ -406,10 +409,12 @@ int main(int argc, char **argv)
         if (matrix_index++ % 10 == 0) /* every tenth matrix: all types and shapes */
             combo_differ += baseline_combos(A, d_ro, d_ci, &combo_runs);
 #endif
-        tc_config c16 = {TC_PREC_F16, 16}, c8 = {TC_PREC_F16, 8};
-        loomcu_tc_plan p16, p8;
+        tc_config c16 = {TC_PREC_F16, 16, TC_FORM_ROWS}, c8 = {TC_PREC_F16, 8, TC_FORM_ROWS};
+        tc_config ct = {TC_PREC_F16, 16, TC_FORM_TILES};
+        loomcu_tc_plan p16, p8, pt;
         CU(loomcu_tc_plan_create(&p16, A.ro.data(), A.m, &c16));
         CU(loomcu_tc_plan_create(&p8, A.ro.data(), A.m, &c8));
+        CU(loomcu_tc_plan_create(&pt, A.ro.data(), A.m, &ct));
 #ifdef LOOM_TC_BENCH_BASELINE
         base_plan b16, b8;
         CU(tcbase_plan_create(&b16, A.ro.data(), A.m, &c16));
@@ -439,10 +444,16 @@ int main(int argc, char **argv)
                                     d_y16, n, 1.0f, 0.0f};
             r.t_tc16 = time_ms([&] { loomcu_tc_spmm(&p16, &tp, 0); }, reps);
             r.t_tc8 = time_ms([&] { loomcu_tc_spmm(&p8, &tp, 0); }, reps);
-            r.t_tc = std::min(r.t_tc16, r.t_tc8);
-            /* sanity: keep the tensor-core result (fp16) to compare with cuSPARSE fp32 */
-            std::vector<uint16_t> y_tc((size_t)A.m * n);
+            /* sanity: keep the tensor-core results (fp16) to compare with cuSPARSE fp32 */
+            std::vector<uint16_t> y_tc((size_t)A.m * n), y_tiles((size_t)A.m * n);
             CU(cudaMemcpy(y_tc.data(), d_y16, 2 * y_tc.size(), cudaMemcpyDeviceToHost));
+            r.t_tiles = time_ms([&] { loomcu_tc_spmm(&pt, &tp, 0); }, reps);
+            CU(cudaMemset(d_y16, 0xff, 2 * y_tiles.size())); /* NaN: an unwritten element shows */
+            CU(loomcu_tc_spmm(&pt, &tp, 0));
+            CU(cudaMemcpy(y_tiles.data(), d_y16, 2 * y_tiles.size(), cudaMemcpyDeviceToHost));
+            r.t_tc = std::min(std::min(r.t_tc16, r.t_tc8), r.t_tiles);
+            r.auto_tiles = loom__tc_prefer_tiles(A.m, A.k, A.nnz, n);
+            r.t_auto = r.auto_tiles ? r.t_tiles : r.t_tc16;
             r.t_base16 = r.t_base8 = r.t_base = NAN;
             r.base_diff = 0;
 #ifdef LOOM_TC_BENCH_BASELINE
@@ -564,8 +575,11 @@ int main(int argc, char **argv)
                 double scale = 1e-30, err = 0;
                 for (size_t i = 0; i < y_ref.size(); i++)
                     scale = std::max(scale, (double)fabsf(y_ref[i]));
-                for (size_t i = 0; i < y_ref.size(); i++)
+                for (size_t i = 0; i < y_ref.size(); i++) {
                     err = std::max(err, fabs((double)tc_f16_to_f32(y_tc[i]) - y_ref[i]));
+                    const double et = fabs((double)tc_f16_to_f32(y_tiles[i]) - y_ref[i]);
+                    err = std::isnan(et) ? INFINITY : std::max(err, et);
+                }
                 r.max_rel = err / scale;
                 if (!(r.max_rel < 1e-2))
                     bad_results++;
@@ -581,9 +595,9 @@ int main(int argc, char **argv)
             }
             const double floor_bytes = A.nnz * 6.0 + (A.m + 1) * 8.0 + (double)A.k * n * 2 + (double)A.m * n * 2;
             const double gflops = 2.0 * A.nnz * n / (r.t_tc * 1e-3) / 1e9;
-            printf("%-62s %5.2f %5lld %5lld %7lld %4lld | %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f | %8.1f %7.1f %7.1f %8.1e\n",
+            printf("%-62s %5.2f %5lld %5lld %7lld %4lld | %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f | %8.1f %7.1f %7.1f %8.1e\n",
                    A.name.c_str(), A.sparsity, (long long)A.m, (long long)A.k, (long long)A.nnz,
-                   (long long)n, r.t_tc16 * 1e3, r.t_tc8 * 1e3, r.t_cc * 1e3, r.t_sp16 * 1e3,
+                   (long long)n, r.t_tc16 * 1e3, r.t_tc8 * 1e3, r.t_tiles * 1e3, r.t_cc * 1e3, r.t_sp16 * 1e3,
                    r.t_sp32 * 1e3, r.t_blas * 1e3, gflops, floor_bytes / 1024,
                    floor_bytes / (r.t_tc * 1e-3) / 1e9, r.max_rel);
 #ifdef LOOM_TC_BENCH_BASELINE
@@ -591,11 +605,11 @@ int main(int argc, char **argv)
                    "", "", "", "", r.t_base16 * 1e3, r.t_base8 * 1e3, r.t_base / r.t_tc, (long long)r.base_diff);
 #endif
             if (csv)
-                fprintf(csv, "%s,%.2f,%lld,%lld,%lld,%lld,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.0f,%.3f,%.3f,%lld\n",
+                fprintf(csv, "%s,%.2f,%lld,%lld,%lld,%lld,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.0f,%.3f,%.3f,%lld,%.3f,%s\n",
                         A.name.c_str(), A.sparsity, (long long)A.m, (long long)A.k, (long long)A.nnz,
                         (long long)n, r.t_tc16 * 1e3, r.t_tc8 * 1e3, r.t_cc * 1e3, r.t_sp16 * 1e3,
                         r.t_sp32 * 1e3, r.t_blas * 1e3, floor_bytes, r.t_base16 * 1e3, r.t_base8 * 1e3,
-                        (long long)r.base_diff);
+                        (long long)r.base_diff, r.t_tiles * 1e3, r.auto_tiles ? "tiles" : "rows");
             results.push_back(r);
             cudaFree(d_x16);
             cudaFree(d_x32);
@@ -604,6 +618,7 @@ int main(int argc, char **argv)
         }
         loomcu_tc_plan_destroy(&p16);
         loomcu_tc_plan_destroy(&p8);
+        loomcu_tc_plan_destroy(&pt);
 #ifdef LOOM_TC_BENCH_BASELINE
         tcbase_plan_destroy(&b16);
         tcbase_plan_destroy(&b8);
@@ -637,7 +652,7 @@ int main(int argc, char **argv)
 #endif
     if (skipped)
         printf("\n%d matrices not run: the --budget of %.0f s was spent\n", skipped, budget);
-    printf("\nsummary (tc = the faster of loom's tensor-core f16 k16 / k8; times are means of %d calls)\n", reps);
+    printf("\nsummary (tc = the fastest of loom's tensor-core f16 forms: rows k16, rows k8, tiles; times are means of %d calls)\n", reps);
     printf("%5s %6s | %-28s | %-28s | %-28s | %-20s\n", "N", "sp", "vs cuSPARSE f16: faster, geo",
            "vs cuBLAS f16: faster, geo", "vs cuSPARSE f32: faster, geo", "vs loom CUDA-core f32");
 #ifdef LOOM_TC_BENCH_BASELINE
@@ -681,6 +696,29 @@ int main(int argc, char **argv)
                    (int)sbl.size(), 100.0 * fbl / std::max<size_t>(1, sbl.size()), geomean(sbl), f32,
                    (int)s32.size(), 100.0 * f32 / std::max<size_t>(1, s32.size()), geomean(s32), fcc,
                    (int)scc.size(), geomean(scc));
+        }
+    printf("\nauto (the form a plan picks, select_tc.h: tiles, or rows with k = 16)\n");
+    printf("%5s %6s | %-5s | %-28s | %-28s | %-14s\n", "N", "sp", "tiles", "vs cuSPARSE f16: faster, geo",
+           "vs cuBLAS f16: faster, geo", "best form/auto");
+    for (int64_t n : ns)
+        for (double sp : {0.0, 0.9, 0.95, 0.98}) {
+            std::vector<double> s16, sbl, sbest;
+            int f16 = 0, fbl = 0, cnt = 0, tiles = 0;
+            for (const result &r : results) {
+                if (r.n != n || (sp != 0.0 && fabs(r.sparsity - sp) > 1e-9))
+                    continue;
+                cnt++;
+                tiles += r.auto_tiles;
+                sbest.push_back(r.t_tc / r.t_auto);
+                if (!std::isnan(r.t_sp16)) { s16.push_back(r.t_sp16 / r.t_auto); f16 += r.t_auto < r.t_sp16; }
+                if (!std::isnan(r.t_blas)) { sbl.push_back(r.t_blas / r.t_auto); fbl += r.t_auto < r.t_blas; }
+            }
+            if (!cnt)
+                continue;
+            printf("%5lld %6s | %5d | %4d/%-4d %5.1f%%  %6.2fx | %4d/%-4d %5.1f%%  %6.2fx | %6.3f\n", (long long)n,
+                   sp == 0.0 ? "all" : (sp == 0.9 ? "0.90" : sp == 0.95 ? "0.95" : "0.98"), tiles, f16,
+                   (int)s16.size(), 100.0 * f16 / std::max<size_t>(1, s16.size()), geomean(s16), fbl,
+                   (int)sbl.size(), 100.0 * fbl / std::max<size_t>(1, sbl.size()), geomean(sbl), geomean(sbest));
         }
     printf("targets (N = 256, sparsity 0.9-0.98): beat cuSPARSE f16 on >= 90%% with geomean >= 2x; "
            "beat cuBLAS f16 from 0.95 up\n");

@@ -60,6 +60,7 @@ if [ -f "$BASE/tc_spmm.cu" ]; then
           > $B/tc_base.log 2>&1 || echo FAIL baseline tc_spmm.cu ) &
 fi
 ( $NVCC $ARCH $FLAGS -Xptxas -v $INC -c backends/cuda/tc_spmm.cu -o $B/tc_spmm.o > $B/tc_spmm.ptxas.log 2>&1 || echo FAIL tc_spmm.cu ) &
+( $NVCC $ARCH $FLAGS -Xptxas -v $INC -c backends/cuda/tc_tiles.cu -o $B/tc_tiles.o > $B/tc_tiles.ptxas.log 2>&1 || echo FAIL tc_tiles.cu ) &
 ( $NVCC $ARCH $FLAGS $INC -c backends/cuda/spmm_f32.cu -o $B/spmm_f32.o > $B/spmm_f32.log 2>&1 || echo FAIL spmm_f32.cu ) &
 ( gcc -O2 -std=c11 -ffp-contract=off -Ireference -c reference/tc_model.c -o $B/tc_model.o 2>&1 || echo FAIL tc_model.c ) &
 ( $NVCC $ARCH -std=c++17 -O2 -Xcompiler -ffp-contract=off $BASE_D $INC -c bench/tc_bench.cu -o $B/tc_bench.o 2>&1 || echo FAIL tc_bench.cu ) &
@@ -67,20 +68,20 @@ fi
 ( gcc -O2 -std=c11 -ffp-contract=off -D_POSIX_C_SOURCE=200809L -DLOOM_SRCDIR="\"$PWD\"" $INC $CMOCKA_I -I$CUDA_HOME/include \
       -c tests/test_tc.c -o $B/test_tc.o 2>&1 || echo FAIL test_tc.c ) &
 wait
-cat $B/tc_spmm.ptxas.log | grep -v 'ptxas info\|bytes stack frame' >> $LOG
+cat $B/tc_spmm.ptxas.log $B/tc_tiles.ptxas.log | grep -v 'ptxas info\|bytes stack frame' >> $LOG
 $NVCC $ARCH -o $B/tc_probe $B/tc_probe.o $B/tc_model.o >> $LOG 2>&1 || log "FAIL link tc_probe"
-$NVCC $ARCH -o $B/test_tc $B/test_tc.o $B/tc_spmm.o $B/tc_model.o $CMOCKA_L -lm >> $LOG 2>&1 || log "FAIL link test_tc"
+$NVCC $ARCH -o $B/test_tc $B/test_tc.o $B/tc_spmm.o $B/tc_tiles.o $B/tc_model.o $CMOCKA_L -lm >> $LOG 2>&1 || log "FAIL link test_tc"
 BASE_O=""
 [ -n "$BASE_D" ] && BASE_O=$B/tc_base.o && log "baseline: $BASE/tc_spmm.cu"
 if [ -s $B/spmm_f32.o ]; then
-    $NVCC $ARCH -o $B/tc_bench $B/tc_bench.o $B/tc_spmm.o $BASE_O $B/spmm_f32.o $B/tc_model.o -lcusparse -lcublas -lz >> $LOG 2>&1 || log "FAIL link tc_bench"
+    $NVCC $ARCH -o $B/tc_bench $B/tc_bench.o $B/tc_spmm.o $B/tc_tiles.o $BASE_O $B/spmm_f32.o $B/tc_model.o -lcusparse -lcublas -lz >> $LOG 2>&1 || log "FAIL link tc_bench"
 else
     log "spmm_f32.cu did not build: tc_bench without the CUDA-core comparison"
-    $NVCC $ARCH -std=c++17 -O2 -DLOOM_TC_BENCH_NO_CUDACORE $BASE_D $INC -o $B/tc_bench bench/tc_bench.cu $B/tc_spmm.o $BASE_O $B/tc_model.o -lcusparse -lcublas -lz >> $LOG 2>&1 || log "FAIL link tc_bench"
+    $NVCC $ARCH -std=c++17 -O2 -DLOOM_TC_BENCH_NO_CUDACORE $BASE_D $INC -o $B/tc_bench bench/tc_bench.cu $B/tc_spmm.o $B/tc_tiles.o $BASE_O $B/tc_model.o -lcusparse -lcublas -lz >> $LOG 2>&1 || log "FAIL link tc_bench"
 fi
 log "build took $(( $(date +%s) - t0 )) s"
-awk '/Compiling entry function/ {fn=$0} /spill stores/ && ($1 != 0 || $5 != 0 || $9 != 0) {print "SPILL: " fn; print "    " $0}' $B/tc_spmm.ptxas.log >> $LOG
-log "kernels compiled: $(grep -c 'Compiling entry function' $B/tc_spmm.ptxas.log); with spills/stack: $(grep -c '^SPILL' $LOG)"
+awk '/Compiling entry function/ {fn=$0} /spill stores/ && ($1 != 0 || $5 != 0 || $9 != 0) {print "SPILL: " fn; print "    " $0}' $B/tc_spmm.ptxas.log $B/tc_tiles.ptxas.log >> $LOG
+log "kernels compiled: $(cat $B/tc_spmm.ptxas.log $B/tc_tiles.ptxas.log | grep -c 'Compiling entry function'); with spills/stack: $(grep -c '^SPILL' $LOG)"
 
 log "== SASS: tensor-core instructions in tc_spmm.o"
 cuobjdump -sass $B/tc_spmm.o 2>/dev/null | grep -oE 'HMMA\.[0-9A-Z.]+' | sort | uniq -c | tee -a $LOG >&3

@@ -185,6 +185,16 @@ typedef enum loom_tc_precision {
     LOOM_TC_TF32 = 3  /* tf32 operands (float input): mma m16n8k8 or m16n8k4 */
 } loom_tc_precision;
 
+/* How a tensor-core strategy cuts the products into MMAs; part of the
+ * arithmetic.  ROWS (TCA-SpMM): groups of k consecutive non-zeros of a row.
+ * TILES: slices of k consecutive columns of K, a dense MMA per 16-row tile
+ * (pays for large layers of moderate sparsity; f16/bf16 with k = 16 on
+ * cuda).  loom-designs(7) gives both summation orders. */
+typedef enum loom_tc_form {
+    LOOM_TC_ROWS = 0,
+    LOOM_TC_TILES = 1
+} loom_tc_form;
+
 /* Techniques change speed, never the arithmetic. */
 #define LOOM_TECH_VDL 0x1u     /* vector loads of dense rows (float2/float4) */
 #define LOOM_TECH_CSC 0x2u     /* cache a sparse row segment in shared memory */
@@ -202,9 +212,11 @@ typedef struct loom_strategy {
     unsigned techniques; /* LOOM_TECH_* flags */
     int coarsen;         /* output columns per worker; 0 lets the backend choose */
     /* LOOM_K_TC only: operand precision and MMA depth k (16 or 8 for
-     * F16/BF16, 8 or 4 for TF32).  Text form: rb-rm-tc:f16,k=16. */
+     * F16/BF16, 8 or 4 for TF32), and the form.  Text form:
+     * rb-rm-tc:f16,k=16 (rows) or rb-rm-tc:f16,k=16,tiles. */
     loom_tc_precision tc_precision;
     int tc_k;
+    loom_tc_form tc_form;
 } loom_strategy;
 
 LOOM_API loom_status loom_strategy_design(int index, loom_strategy *s);

@@ -14,6 +14,7 @@ lib_libloom_la_SOURCES = \
 	lib/features.c \
 	lib/strategy.c \
 	lib/select_rules.c \
+	lib/select_tc.h \
 	lib/select.h \
 	lib/select_plan.h \
 	lib/select_features.c \

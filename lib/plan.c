@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include "loom_internal.h"
+#include "select_tc.h"
 #include "select_plan.h"
 
 #include <inttypes.h>
@@ -106,10 +107,37 @@ static loom_status choose_rules(loom_plan *p, const char *prefix, char *why, siz
     return LOOM_SUCCESS;
 }
 
+/* f16 and bf16 values run only on tensor cores: auto and rules pick the
+ * form (select_tc.h); operands of the values' own type, k = 16. */
+static void choose_tensor_cores(loom_plan *p, const char *prefix, char *why, size_t len)
+{
+    const loom_features *f = &p->features;
+    loom_strategy s;
+    loom_strategy_design(0, &s); /* rb-rm-sr, then the TC K-loop */
+    s.kloop = LOOM_K_TC;
+    s.tc_precision = p->dtype == LOOM_F16 ? LOOM_TC_F16 : LOOM_TC_BF16;
+    s.tc_k = 16;
+    const bool tiles = loom__tc_prefer_tiles(f->rows, f->cols, f->nnz, p->n);
+    s.tc_form = tiles ? LOOM_TC_TILES : LOOM_TC_ROWS;
+    p->strategy = s;
+    snprintf(why, len,
+             "%s%s values run on tensor cores; the %s form, since %s (tiles where N >= %d, "
+             "density >= %.2f and nnz * N >= %.0e: X's rows would be gathered many times over)",
+             prefix, loom_dtype_name(p->dtype), tiles ? "tiles" : "rows",
+             tiles ? "N, the density and the work are all large enough"
+                   : "N, the density or the work is too small for dense tiles to pay",
+             LOOM_TC_TILES_MIN_N, LOOM_TC_TILES_MIN_DENSITY, LOOM_TC_TILES_MIN_WORK);
+}
+
 static loom_status choose_strategy(loom_plan *p, const loom_plan_options *opts, const loom_dense *X,
                                    char *why, size_t len)
 {
     loom__device_info dev;
+    const bool half = p->dtype == LOOM_F16 || p->dtype == LOOM_BF16;
+    if (half && (opts->selector == LOOM_SELECT_AUTO || opts->selector == LOOM_SELECT_RULES)) {
+        choose_tensor_cores(p, opts->selector == LOOM_SELECT_AUTO ? "auto: " : "", why, len);
+        return LOOM_SUCCESS;
+    }
     switch (opts->selector) {
     case LOOM_SELECT_FIXED: {
         loom_status st = loom_strategy_check(&opts->strategy);

@@ -57,9 +57,12 @@ loom_status loom_strategy_check(const loom_strategy *s)
                                "strategy: MMA depth k = %d does not exist for %s (use %s)", s->tc_k,
                                half ? (s->tc_precision == LOOM_TC_F16 ? "f16" : "bf16") : "tf32",
                                half ? "16 or 8" : "8 or 4");
-    } else if (s->tc_precision != LOOM_TC_NONE) {
+        if (s->tc_form != LOOM_TC_ROWS && s->tc_form != LOOM_TC_TILES)
+            return loom__error(LOOM_ERR_INVALID_ARGUMENT,
+                               "strategy: tensor-core form %d is not rows or tiles", (int)s->tc_form);
+    } else if (s->tc_precision != LOOM_TC_NONE || s->tc_form != LOOM_TC_ROWS) {
         return loom__error(LOOM_ERR_INVALID_ARGUMENT,
-                           "strategy: a tensor-core precision is set on a non-TC K-loop");
+                           "strategy: a tensor-core precision or form is set on a non-TC K-loop");
     }
     if (s->kloop == LOOM_K_PR &&
         (s->lanes < 2 || s->lanes > LOOM_LANES_MAX || (s->lanes & (s->lanes - 1)) != 0))
@@ -116,6 +119,10 @@ static loom_status parse_option(const char *opt, loom_strategy *s, const char *t
         s->tc_precision = LOOM_TC_BF16;
     else if (!eq && strcasecmp(opt, "tf32") == 0)
         s->tc_precision = LOOM_TC_TF32;
+    else if (!eq && strcasecmp(opt, "tiles") == 0)
+        s->tc_form = LOOM_TC_TILES;
+    else if (!eq && strcasecmp(opt, "rows") == 0)
+        s->tc_form = LOOM_TC_ROWS;
     else if (!eq && strcasecmp(opt, "vdl") == 0)
         s->techniques |= LOOM_TECH_VDL;
     else if (!eq && strcasecmp(opt, "csc") == 0)
@@ -125,7 +132,7 @@ static loom_status parse_option(const char *opt, loom_strategy *s, const char *t
     else
         return loom__error(LOOM_ERR_INVALID_ARGUMENT,
                            "strategy '%s': unknown option '%s' (expected chunk=N, lanes=N, "
-                           "coarsen=N, vdl, csc, binning; for -tc designs f16, bf16 or tf32 and k=N)",
+                           "coarsen=N, vdl, csc, binning; for -tc designs f16, bf16 or tf32, k=N, rows or tiles)",
                            text, opt);
     return LOOM_SUCCESS;
 }
@@ -195,6 +202,8 @@ loom_status loom_strategy_format(const loom_strategy *s, char *buf, size_t len)
                               : s->tc_precision == LOOM_TC_BF16 ? "bf16"
                                                                 : "tf32",
                               s->tc_k);
+    if (s->kloop == LOOM_K_TC && s->tc_form == LOOM_TC_TILES)
+        o += (size_t)snprintf(opts + o, sizeof opts - o, ",tiles");
     if (s->coarsen)
         o += (size_t)snprintf(opts + o, sizeof opts - o, ",coarsen=%d", s->coarsen);
     if (s->techniques & LOOM_TECH_VDL)

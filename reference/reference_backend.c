@@ -51,7 +51,8 @@ static void tc_reference(const loom_plan *plan, double alpha, const loom_dense *
                          loom_dense *Y)
 {
     const loom_csr *A = plan->A;
-    tc_config cfg = {(tc_precision)plan->strategy.tc_precision, plan->strategy.tc_k};
+    tc_config cfg = {(tc_precision)plan->strategy.tc_precision, plan->strategy.tc_k,
+                     (tc_form)plan->strategy.tc_form};
     tc_mma_model model;
     const char *path = getenv("LOOM_TC_MODEL");
     if (!path || tc_model_load(path, cfg.precision, cfg.k, &model) != 0)

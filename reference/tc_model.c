@@ -261,6 +261,18 @@ int tc_row_parts(int64_t len, int k, int64_t *groups_per_part)
     return P;
 }
 
+int tc_tile_parts(int64_t m, int64_t kcols, int k, int64_t *slices_per_part)
+{
+    const int64_t slices = (kcols + k - 1) / k;
+    const int64_t need = (slices + TC_TILE_PART_SLICES - 1) / TC_TILE_PART_SLICES;
+    const int64_t row_tiles = (m + 63) / 64;
+    int P = 1;
+    while (P < need && P < TC_PARTS_MAX && row_tiles * 2 * P <= TC_TILE_PART_TILES)
+        P *= 2;
+    *slices_per_part = slices ? (slices + P - 1) / P : 0;
+    return P;
+}
+
 /* ------------------------------------------------------------ the reference */
 
 /* Steps 2-4 for row i and column c; a[] and cols[] are the row's rounded
@@ -291,6 +303,43 @@ static float row_accumulate(const tc_mma_model *model, int k, const double *a, c
     return part[0];
 }
 
+/* Steps 2'-4 of the tiles form (tc_model.h) for row i and column c, same
+ * arguments plus K; the products of a non-finite x~ come last. */
+static float row_accumulate_tiles(const tc_mma_model *model, int k, const double *a, const int32_t *cols,
+                                  int64_t len, const double *xr, int64_t n, int64_t c, int64_t m, int64_t kcols)
+{
+    int64_t G;
+    const int P = tc_tile_parts(m, kcols, k, &G);
+    const int64_t slices = (kcols + k - 1) / k;
+    float part[TC_PARTS_MAX];
+    double prod[16];
+    int64_t j = 0; /* the row's next non-zero: columns are sorted */
+
+    for (int p = 0; p < P; p++) {
+        float acc = 0.0f;
+        for (int64_t s = p * G; s < (p + 1) * G && s < slices; s++) {
+            for (int t = 0; t < k; t++)
+                prod[t] = 0.0;
+            for (; j < len && cols[j] < (s + 1) * k; j++) {
+                const double x = xr[(int64_t)cols[j] * n + c];
+                prod[cols[j] - s * k] = a[j] * (isfinite(x) ? x : 0.0);
+            }
+            acc = tc_mma_element(model, acc, prod, k);
+        }
+        part[p] = acc;
+    }
+    for (int s = P / 2; s >= 1; s /= 2)
+        for (int l = 0; l < s; l++)
+            part[l] = part[l] + part[l + s];
+    float acc = part[0];
+    for (j = 0; j < len; j++) {
+        const double x = xr[(int64_t)cols[j] * n + c];
+        if (!isfinite(x))
+            acc = acc + (float)a[j] * (float)x;
+    }
+    return acc;
+}
+
 /* Step 5: the one final combination, in fp32, then RNE to the storage type. */
 static void finish(const tc_problem *p, int64_t i, int64_t c, float acc)
 {
@@ -319,7 +368,10 @@ void tc_reference_spmm(const tc_problem *p, const tc_config *cfg, const tc_mma_m
         for (int64_t j = 0; j < len; j++)
             a[j] = tc_operand(p->values, start + j, p->vt, cfg->precision);
         for (int64_t c = 0; c < n; c++)
-            finish(p, i, c, row_accumulate(model, cfg->k, a, p->col_indices + start, len, xr, n, c));
+            finish(p, i, c,
+                   cfg->form == TC_FORM_TILES
+                       ? row_accumulate_tiles(model, cfg->k, a, p->col_indices + start, len, xr, n, c, p->m, p->k)
+                       : row_accumulate(model, cfg->k, a, p->col_indices + start, len, xr, n, c));
         free(a);
     }
     free(xr);
@@ -351,7 +403,8 @@ void tc_reference_spmm(const tc_problem *p, const tc_config *cfg, const tc_mma_m
  *     over the tree of steps (the running value is one input of the next
  *     step), with n the longest chain of steps from a product to the result,
  *       |acc - sum p~| <= ((1+u)^n - 1) sum|p~| + n eta,  u the largest u.
- *     n = G * ceil(k / group) + log2 P (G groups per part, P parts).
+ *     n = G * ceil(k / group) + log2 P (G groups per part, P parts; in the
+ *     tiles form G slices per part).
  *
  * (c) Finish in fp32: y32 = fl(alpha acc) or fl(fma(alpha, acc, fl(beta y_old)))
  *     adds 2^-24 of |alpha acc| (+ 2^-24 |beta y_old| twice for beta != 0) + 2 eta.
@@ -388,7 +441,7 @@ double tc_element_bound(const tc_problem *p, const tc_config *cfg, const tc_mma_
     sum_abs_r *= inflate;
 
     int64_t G;
-    const int P = tc_row_parts(len, k, &G);
+    const int P = cfg->form == TC_FORM_TILES ? tc_tile_parts(p->m, p->k, k, &G) : tc_row_parts(len, k, &G);
     int log2P = 0;
     while ((1 << log2P) < P)
         log2P++;

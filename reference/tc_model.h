@@ -20,6 +20,27 @@
  *        beta == 0: y = alpha*acc, else y = fma(alpha, acc, beta*y_old),
  *      then rounded (RNE) to the storage type of Y.
  *
+ * That is the "rows" form (TCA-SpMM).  The "tiles" form cuts K instead of
+ * the row: steps 1, 4 and 5 are the same; 2 and 3 become
+ *   2'. K is cut into S = ceil(K/k) slices of k columns; slice s holds
+ *      columns [s*k, s*k + k).  The row's non-zero of column c sits at slot
+ *      c - s*k of its slice; the other slots hold zero products.  K gets
+ *      P parts: the power of two >= ceil(S/16), at most 8, and at most
+ *      512 / ceil(M/64) rounded down to a power of two (at least 1): a
+ *      shape rule, the same P for every row and every N; part p owns the
+ *      slices [p*G, min((p+1)*G, S)), G = ceil(S/P).
+ *   3'. Each part starts at +0 and applies one MMA per slice it owns, empty
+ *      slices included: acc = mma(acc, the slice's k products).  A product
+ *      whose X value is Inf or NaN enters the MMA as a~ * 0; after step 4
+ *      those products are added one by one in the row's order, in fp32:
+ *      acc = acc + a~*x~ (so an Inf in X reaches only the rows that store
+ *      a non-zero in its row of X, as in every other loom strategy).
+ * On the GPU (tc_tiles.cu) a block runs one part of a 64 x 64 tile of Y as
+ * dense MMAs: X's slices are staged in shared memory once for 64 rows, and
+ * A's non-zeros are scattered into a zeroed tile.  The MMA work is dense
+ * (M*K*N), the X traffic K*N per 64 rows, so it pays for large layers of
+ * moderate sparsity, where the rows form gathers nnz*N rows of X.
+ *
  * The GPU kernel (backends/cuda/tc_spmm.cu) performs exactly these steps; the
  * only unknown is step 3's inside of the MMA, which NVIDIA does not document.
  * That is what tc_mma_model describes; bench/tc_probe.cu measures it on a
@@ -43,13 +64,22 @@ typedef enum tc_value { TC_VAL_F32 = 0, TC_VAL_F16 = 1, TC_VAL_BF16 = 2 } tc_val
 /* MMA operand precision (proposed: LOOM_TC_F16 / LOOM_TC_BF16 / LOOM_TC_TF32). */
 typedef enum tc_precision { TC_PREC_NONE = 0, TC_PREC_F16 = 1, TC_PREC_BF16 = 2, TC_PREC_TF32 = 3 } tc_precision;
 
-/* The strategy's arithmetic parameters: operand precision and MMA depth k. */
+/* How the products are cut into MMAs (above): groups of a row's non-zeros
+ * (rows, TCA-SpMM) or slices of K's columns (tiles). */
+typedef enum tc_form { TC_FORM_ROWS = 0, TC_FORM_TILES = 1 } tc_form;
+
+/* The strategy's arithmetic parameters: operand precision, MMA depth k, form. */
 typedef struct tc_config {
     tc_precision precision;
     int k; /* 16 or 8 (fp16/bf16: m16n8k16, m16n8k8); 8 or 4 (tf32: m16n8k8, m16n8k4) */
+    tc_form form;
 } tc_config;
 
 #define TC_PARTS_MAX 8
+/* Tiles form: K gets parts until each holds at most this many slices, and
+ * while M's 64-row tiles times the parts stay within TC_TILE_PART_TILES. */
+#define TC_TILE_PART_SLICES 16
+#define TC_TILE_PART_TILES 512
 
 /* How one MMA output element d = c + sum_{t<k} p_t is formed (c fp32, p_t
  * exact products).
@@ -99,6 +129,8 @@ TC_VIS float tc_mma_element(const tc_mma_model *m, float c, const double *prod, 
 
 /* The row's parts (step 2): P, and groups per part G. */
 TC_VIS int tc_row_parts(int64_t len, int k, int64_t *groups_per_part);
+/* Tiles form (step 2'): P for an M x K matrix, and slices per part G. */
+TC_VIS int tc_tile_parts(int64_t m, int64_t kcols, int k, int64_t *slices_per_part);
 
 /* Operand rounding (step 1) of one stored value; value type and precision. */
 TC_VIS double tc_operand(const void *base, int64_t index, tc_value vt, tc_precision prec);

@@ -15,7 +15,7 @@ TESTS += tests/test_tc
 tests_test_tc_SOURCES = tests/test_tc.c reference/tc_model.c
 tests_test_tc_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/cuda $(CUDA_CFLAGS)
 tests_test_tc_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_test_tc_LDADD = backends/cuda/tc_spmm.lo $(CUDA_LIBS) -lstdc++ $(CMOCKA_LIBS) -lm
+tests_test_tc_LDADD = backends/cuda/tc_spmm.lo backends/cuda/tc_tiles.lo $(CUDA_LIBS) -lstdc++ $(CMOCKA_LIBS) -lm
 endif
 
 # The probe's model fit, checked without a GPU (needs bench/tc_probe).

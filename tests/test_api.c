@@ -350,6 +350,12 @@ static void test_tensor_core_rules(void **state)
     EXPECT(loom_strategy_check(&s), LOOM_ERR_INVALID_ARGUMENT, "row-balanced");
     assert_int_equal(loom_dtype_size(LOOM_F16), 2);
     assert_string_equal(loom_dtype_name(LOOM_BF16), "bf16");
+    /* the tiles form: its own text, only on the TC K-loop */
+    assert_int_equal(loom_strategy_parse("rb-rm-tc:f16,k=16,tiles", &s), LOOM_SUCCESS);
+    assert_int_equal(s.tc_form, LOOM_TC_TILES);
+    assert_int_equal(loom_strategy_format(&s, buf, sizeof buf), LOOM_SUCCESS);
+    assert_string_equal(buf, "rb-rm-tc:f16,k=16,tiles");
+    EXPECT(loom_strategy_parse("rb-rm-sr:tiles", &s), LOOM_ERR_INVALID_ARGUMENT, "non-TC");
 
     /* f16 values: the reference runs a TC strategy; SR is refused */
     uint16_t v[5] = {0x3c00, 0x4000, 0x4200, 0x4400, 0x4500}; /* 1 2 3 4 5 */
@@ -371,11 +377,56 @@ static void test_tensor_core_rules(void **state)
     /* rows: 1+2 = 3, empty = 0, 3+4+5 = 12 (exact in f16) */
     assert_true(y[0] == 0x4200 && y[1] == 0x4200 && y[2] == 0 && y[4] == 0x4a00);
     assert_int_equal(loom_plan_destroy(&plan), LOOM_SUCCESS);
+    /* the tiles form: the same sums here (exact) */
+    assert_int_equal(loom_strategy_parse("rb-rm-tc:f16,k=16,tiles", &opts.strategy), LOOM_SUCCESS);
+    assert_int_equal(loom_spmm_plan_create(ctx, &plan, A, &X, &Y, &opts), LOOM_SUCCESS);
+    memset(y, 0xff, sizeof y); /* NaN: an unwritten element shows */
+    assert_int_equal(loom_spmm_execute(plan, 1, &X, 0, &Y), LOOM_SUCCESS);
+    assert_true(y[0] == 0x4200 && y[1] == 0x4200 && y[2] == 0 && y[3] == 0 && y[4] == 0x4a00 && y[5] == 0x4a00);
+    assert_int_equal(loom_plan_destroy(&plan), LOOM_SUCCESS);
+    /* auto and rules pick a tensor-core strategy for f16 values: rows at N = 2 */
+    opts.selector = LOOM_SELECT_AUTO;
+    assert_int_equal(loom_spmm_plan_create(ctx, &plan, A, &X, &Y, &opts), LOOM_SUCCESS);
+    loom_strategy got;
+    assert_int_equal(loom_plan_strategy(plan, &got, NULL), LOOM_SUCCESS);
+    assert_true(got.kloop == LOOM_K_TC && got.tc_precision == LOOM_TC_F16 && got.tc_form == LOOM_TC_ROWS);
+    assert_non_null(strstr(loom_plan_explain(plan), "rows form"));
+    assert_int_equal(loom_plan_destroy(&plan), LOOM_SUCCESS);
+    opts.selector = LOOM_SELECT_FIXED;
     if (loom_backend_available(LOOM_BACKEND_OPENMP) == LOOM_SUCCESS) {
         opts.backend = LOOM_BACKEND_OPENMP;
         EXPECT(loom_spmm_plan_create(ctx, &plan, A, &X, &Y, &opts), LOOM_ERR_NOT_SUPPORTED, "openmp");
     }
     assert_int_equal(loom_csr_destroy(&A), LOOM_SUCCESS);
+
+    /* a large, dense enough layer at N = 256: the rules pick the tiles form */
+    enum { M = 400, K = 2000, N = 256, PER_ROW = 100 }; /* density 0.05, nnz * N = 1.0e7 */
+    int64_t *bro = malloc(sizeof(int64_t) * (M + 1));
+    int32_t *bci = malloc(sizeof(int32_t) * M * PER_ROW);
+    uint16_t *bv = malloc(sizeof(uint16_t) * M * PER_ROW);
+    for (int i = 0; i <= M; i++)
+        bro[i] = (int64_t)i * PER_ROW;
+    for (int i = 0; i < M * PER_ROW; i++) {
+        bci[i] = (i % PER_ROW) * (K / PER_ROW) + (i / PER_ROW) % (K / PER_ROW);
+        bv[i] = 0x3c00;
+    }
+    assert_int_equal(loom_csr_create(ctx, &A, M, K, M * PER_ROW, LOOM_BF16, bro, bci, bv), LOOM_SUCCESS);
+    uint16_t *bx = calloc((size_t)K * N, sizeof *bx), *by = calloc((size_t)M * N, sizeof *by);
+    assert_int_equal(loom_dense_init(&X, K, N, N, LOOM_ROW_MAJOR, LOOM_BF16, LOOM_MEMORY_HOST, bx), LOOM_SUCCESS);
+    assert_int_equal(loom_dense_init(&Y, M, N, N, LOOM_ROW_MAJOR, LOOM_BF16, LOOM_MEMORY_HOST, by), LOOM_SUCCESS);
+    opts.selector = LOOM_SELECT_RULES;
+    opts.backend = LOOM_BACKEND_REFERENCE;
+    assert_int_equal(loom_spmm_plan_create(ctx, &plan, A, &X, &Y, &opts), LOOM_SUCCESS);
+    assert_int_equal(loom_plan_strategy(plan, &got, NULL), LOOM_SUCCESS);
+    assert_true(got.tc_precision == LOOM_TC_BF16 && got.tc_k == 16 && got.tc_form == LOOM_TC_TILES);
+    assert_non_null(strstr(loom_plan_explain(plan), "tiles form"));
+    assert_int_equal(loom_plan_destroy(&plan), LOOM_SUCCESS);
+    assert_int_equal(loom_csr_destroy(&A), LOOM_SUCCESS);
+    free(bro);
+    free(bci);
+    free(bv);
+    free(bx);
+    free(by);
 }
 
 int main(void)

@@ -15,6 +15,9 @@
  * And, whatever the check: the two kernels behind loomcu_tc_spmm ("gather"
  * and, for fp16/bf16 where K fits, "resident"), forced in turn, must give
  * the bits the automatic choice gave ("paths agree").
+ * Both forms: rows (TCA-SpMM) for every storage type and MMA shape, tiles
+ * for fp16/bf16 with k = 16 (K of 700, 1200 and 3000 give it 2, 4 and 8
+ * parts); and the tiles form with Inf and NaN in X (test_nonfinite).
  * Inputs: random matrices with empty rows and rows of more than 64 non-zeros,
  * N not a multiple of 64 (1, 7, 64, 100, 130, 256), X with an odd leading
  * dimension, alpha/beta, every storage type and MMA shape; K of 1200 and
@@ -66,13 +69,21 @@ static const struct combo {
     tc_value vt;
     tc_precision prec;
     int k;
+    tc_form form;
     const char *name;
 } combos[] = {
-    {TC_VAL_F16, TC_PREC_F16, 16, "f16/f16 k16"},   {TC_VAL_F16, TC_PREC_F16, 8, "f16/f16 k8"},
-    {TC_VAL_BF16, TC_PREC_BF16, 16, "bf16/bf16 k16"}, {TC_VAL_BF16, TC_PREC_BF16, 8, "bf16/bf16 k8"},
-    {TC_VAL_F32, TC_PREC_TF32, 8, "f32/tf32 k8"},   {TC_VAL_F32, TC_PREC_TF32, 4, "f32/tf32 k4"},
-    {TC_VAL_F32, TC_PREC_F16, 16, "f32/f16 k16"},   {TC_VAL_F32, TC_PREC_BF16, 8, "f32/bf16 k8"},
+    {TC_VAL_F16, TC_PREC_F16, 16, TC_FORM_ROWS, "f16/f16 k16"},
+    {TC_VAL_F16, TC_PREC_F16, 8, TC_FORM_ROWS, "f16/f16 k8"},
+    {TC_VAL_BF16, TC_PREC_BF16, 16, TC_FORM_ROWS, "bf16/bf16 k16"},
+    {TC_VAL_BF16, TC_PREC_BF16, 8, TC_FORM_ROWS, "bf16/bf16 k8"},
+    {TC_VAL_F32, TC_PREC_TF32, 8, TC_FORM_ROWS, "f32/tf32 k8"},
+    {TC_VAL_F32, TC_PREC_TF32, 4, TC_FORM_ROWS, "f32/tf32 k4"},
+    {TC_VAL_F32, TC_PREC_F16, 16, TC_FORM_ROWS, "f32/f16 k16"},
+    {TC_VAL_F32, TC_PREC_BF16, 8, TC_FORM_ROWS, "f32/bf16 k8"},
+    {TC_VAL_F16, TC_PREC_F16, 16, TC_FORM_TILES, "f16 k16 tiles"},
+    {TC_VAL_BF16, TC_PREC_BF16, 16, TC_FORM_TILES, "bf16 k16 tiles"},
 };
+enum { COMBO_TILES_F16 = 8, COMBO_TILES_BF16 = 9 };
 
 /* A random m x k pattern; row 1 empty, row 2 with 150 and row 3 with min(k, 600) non-zeros. */
 static host_csr random_csr(int64_t m, int64_t k, double density)
@@ -135,15 +146,31 @@ static void *dev_copy(const void *h, size_t bytes)
     return d;
 }
 
-enum { DATA_RANDOM = 0, DATA_EXACT = 1 };
+/* DATA_NONFINITE: exact inputs, and about 1 in 400 values of X is +Inf,
+ * -Inf or NaN (only X: the fill of A and Y stays exact). */
+enum { DATA_RANDOM = 0, DATA_EXACT = 1, DATA_NONFINITE = 2 };
 
 static void fill(void *base, int64_t count, tc_value vt, int kind, double scale)
 {
+    static const float special[3] = {INFINITY, -INFINITY, NAN};
     for (int64_t i = 0; i < count; i++) {
-        float v = kind == DATA_EXACT ? (float)((int)(uniform() * 9) - 4)
-                                     : (float)((uniform() * 2 - 1) * scale);
+        float v = kind != DATA_RANDOM ? (float)((int)(uniform() * 9) - 4)
+                                      : (float)((uniform() * 2 - 1) * scale);
         tc_store(base, i, vt, v);
     }
+    if (kind == DATA_NONFINITE)
+        for (int64_t i = 0; i < count / 400 + 1; i++)
+            tc_store(base, (int64_t)(uniform() * (double)count), vt, special[next_u64() % 3]);
+}
+
+/* Bit for bit, except that any NaN equals any NaN (the CPU's and the GPU's
+ * NaNs carry different payloads). */
+static int differ(const void *a, const void *b, int64_t i, tc_value vt)
+{
+    const size_t es = tc_value_size(vt);
+    if (!memcmp((const char *)a + i * es, (const char *)b + i * es, es))
+        return 0;
+    return !(isnan(tc_load(a, i, vt)) && isnan(tc_load(b, i, vt)));
 }
 
 /* Run one case; returns 0 when it passes, and prints which check applied. */
@@ -155,12 +182,13 @@ static int run_case(const host_csr *A, const struct combo *cb, int64_t n, int64_
     void *val = malloc(es * (A->nnz ? A->nnz : 1)), *x = malloc(es * (A->k * ldx + 1));
     void *y0 = malloc(es * (A->m * ldy + 1)), *yr = malloc(es * (A->m * ldy + 1)),
          *yg = malloc(es * (A->m * ldy + 1));
-    fill(val, A->nnz, cb->vt, kind, 1.0);
+    const int exact_kind = kind == DATA_NONFINITE ? DATA_EXACT : kind;
+    fill(val, A->nnz, cb->vt, exact_kind, 1.0);
     fill(x, A->k * ldx, cb->vt, kind, 1.0);
-    fill(y0, A->m * ldy, cb->vt, kind, 1.0);
+    fill(y0, A->m * ldy, cb->vt, exact_kind, 1.0);
     memcpy(yr, y0, es * A->m * ldy);
 
-    tc_config cfg = {cb->prec, cb->k};
+    tc_config cfg = {cb->prec, cb->k, cb->form};
     tc_mma_model model;
     tc_model_default(&model);
     const char *path = getenv("LOOM_TC_MODEL");
@@ -215,11 +243,11 @@ static int run_case(const host_csr *A, const struct combo *cb, int64_t n, int64_
     free(yp);
 
     const char *check;
-    if (kind == DATA_EXACT || calibrated) {
-        check = kind == DATA_EXACT ? "exact-inputs" : "bit-exact";
+    if (kind != DATA_RANDOM || calibrated) {
+        check = kind == DATA_EXACT ? "exact-inputs" : kind == DATA_NONFINITE ? "exact-inputs, Inf/NaN in X" : "bit-exact";
         int64_t diff = 0, first = -1;
         for (int64_t i = 0; i < A->m * ldy; i++)
-            if (memcmp((char *)yg + i * es, (char *)yr + i * es, es)) {
+            if (differ(yg, yr, i, cb->vt)) {
                 if (first < 0)
                     first = i;
                 diff++;
@@ -337,6 +365,28 @@ static void test_wide(void **state)
     assert_int_equal(fails, 0);
 }
 
+/* Inf and NaN in X: the tiles form must not let them meet A's zeros (one
+ * Inf would turn its 64 rows to NaN); every form must give the reference's
+ * answer, NaN where the reference has NaN.  Exact inputs otherwise, so the
+ * comparison is bit for bit under any MMA. */
+static void test_nonfinite(void **state)
+{
+    (void)state;
+    int fails = 0;
+    const int which[2] = {COMBO_TILES_F16, COMBO_TILES_BF16};
+    const int64_t ks[2] = {400, 1200}; /* 2 and 8 parts in the tiles form */
+    for (int w = 0; w < 2; w++) {
+        host_csr A = random_csr(200, ks[w], 0.05);
+        for (int c = 0; c < 2; c++) {
+            fails += run_case(&A, &combos[which[c]], 100, 0, 1.0f, 0.0f, DATA_NONFINITE, "Inf/NaN in X");
+            fails += run_case(&A, &combos[which[c]], 37, 5, 2.0f, 0.5f, DATA_NONFINITE, "Inf/NaN in X");
+        }
+        free(A.ro);
+        free(A.ci);
+    }
+    assert_int_equal(fails, 0);
+}
+
 static void test_dlmc(void **state)
 {
     (void)state;
@@ -363,6 +413,8 @@ static void test_dlmc(void **state)
             const char *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
             fails += run_case(&A, &combos[0], 256, 0, 1.0f, 0.0f, DATA_RANDOM, base);
             fails += run_case(&A, &combos[4], 130, 0, 1.0f, 0.0f, DATA_RANDOM, base);
+            fails += run_case(&A, &combos[COMBO_TILES_F16], 256, 0, 1.0f, 0.0f, DATA_RANDOM, base);
+            fails += run_case(&A, &combos[COMBO_TILES_F16], 100, 0, 1.0f, 0.0f, DATA_EXACT, base);
             free(A.ro);
             free(A.ci);
         }
@@ -387,6 +439,7 @@ int main(void)
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_tall),
         cmocka_unit_test(test_wide),
+        cmocka_unit_test(test_nonfinite),
         cmocka_unit_test(test_dlmc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

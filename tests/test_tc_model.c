@@ -225,7 +225,7 @@ static void test_reference_small(void **state)
     float x[6] = {1, 10, 100, 1000, 0.5f, 0.25f};
     float y[4] = {7, 7, 7, 7};
     tc_problem p = {2, 3, 2, ro, ci, val, TC_VAL_F32, x, 2, y, 2, 2.0f, 0.0f};
-    tc_config cfg = {TC_PREC_TF32, 4};
+    tc_config cfg = {TC_PREC_TF32, 4, TC_FORM_ROWS};
     tc_mma_model m;
     tc_model_default(&m);
     tc_reference_spmm(&p, &cfg, &m);
@@ -244,7 +244,7 @@ static void test_reference_small(void **state)
     for (int i = 0; i < 6; i++)
         hx[i] = tc_f32_to_f16(x[i]);
     tc_problem h = {2, 3, 2, ro, ci, hv, TC_VAL_F16, hx, 2, hy, 2, 1.0f, 0.0f};
-    tc_config c16 = {TC_PREC_F16, 16};
+    tc_config c16 = {TC_PREC_F16, 16, TC_FORM_ROWS};
     tc_reference_spmm(&h, &c16, &m);
     assert_int_equal(hy[0], tc_f32_to_f16(202.5f));
     assert_int_equal(hy[1], tc_f32_to_f16(2010.75f));
@@ -267,11 +267,75 @@ static void test_reference_tree_order(void **state)
     val[8] = ldexpf(1, -24);
     val[16] = -1;
     tc_problem p = {1, 17, 1, ro, ci, val, TC_VAL_F32, x, 1, y, 1, 1.0f, 0.0f};
-    tc_config cfg = {TC_PREC_TF32, 8};
+    tc_config cfg = {TC_PREC_TF32, 8, TC_FORM_ROWS};
     tc_mma_model m;
     tc_model_default(&m);
     tc_reference_spmm(&p, &cfg, &m);
     assert_true(y[0] == ldexpf(1, -24));
+}
+
+/* Tiles form: K's parts, and the slice order.  One row with columns 0, 5
+ * and 17 and values 1, -1, 2^-30, X = 1, k = 8, under a fused model that
+ * keeps 20 bits below the largest term: the rows form adds all three in one
+ * MMA step, where 2^-30 is cut away (0); the tiles form has slices {0, 5},
+ * {} and {17}, and 2^-30 meets only the running 0 (2^-30). */
+static void test_reference_tiles(void **state)
+{
+    (void)state;
+    int64_t G;
+    assert_int_equal(tc_tile_parts(1, 40, 16, &G), 1);
+    assert_int_equal(G, 3);
+    assert_int_equal(tc_tile_parts(1, 256, 16, &G), 1); /* 16 slices */
+    assert_int_equal(tc_tile_parts(1, 257, 16, &G), 2);
+    assert_int_equal(G, 9);
+    assert_int_equal(tc_tile_parts(512, 2048, 16, &G), 8);
+    assert_int_equal(G, 16);
+    assert_int_equal(tc_tile_parts(512, 1 << 20, 16, &G), 8); /* at most 8 parts */
+    assert_int_equal(tc_tile_parts(128 * 64, 2048, 16, &G), 4); /* 128 row tiles: 512 / 128 parts */
+    assert_int_equal(G, 32);
+    assert_int_equal(tc_tile_parts(33288, 512, 16, &G), 1);   /* 521 row tiles */
+    assert_int_equal(tc_tile_parts(1, 0, 16, &G), 1);
+    assert_int_equal(G, 0);
+
+    int64_t ro[2] = {0, 3};
+    int32_t ci[3] = {0, 5, 17};
+    float val[3] = {1.0f, -1.0f, ldexpf(1, -30)}, x[40], y[1];
+    for (int j = 0; j < 40; j++)
+        x[j] = 1;
+    tc_problem p = {1, 40, 1, ro, ci, val, TC_VAL_F32, x, 1, y, 1, 1.0f, 0.0f};
+    tc_mma_model m;
+    tc_model_conservative(&m, 8);
+    tc_config rows = {TC_PREC_TF32, 8, TC_FORM_ROWS}, tiles = {TC_PREC_TF32, 8, TC_FORM_TILES};
+    tc_reference_spmm(&p, &rows, &m);
+    assert_true(y[0] == 0.0f);
+    tc_reference_spmm(&p, &tiles, &m);
+    assert_true(y[0] == ldexpf(1, -30));
+}
+
+/* Tiles form, Inf and NaN in X: only the rows that store a non-zero in that
+ * row of X see them; a stored 0 times Inf is NaN, as IEEE says. */
+static void test_reference_tiles_nonfinite(void **state)
+{
+    (void)state;
+    /* 3 x 20; row 0 uses column 2 (Inf), row 1 columns 1 and 3, row 2 column 2 with value 0 */
+    int64_t ro[4] = {0, 2, 4, 5};
+    int32_t ci[5] = {2, 7, 1, 3, 2};
+    float val[5] = {3, 1, 2, 4, 0};
+    float x[20], y[3];
+    for (int j = 0; j < 20; j++)
+        x[j] = 1;
+    x[2] = INFINITY;
+    tc_problem p = {3, 20, 1, ro, ci, val, TC_VAL_F32, x, 1, y, 1, 1.0f, 0.0f};
+    tc_config tiles = {TC_PREC_F16, 16, TC_FORM_TILES};
+    tc_mma_model m;
+    tc_model_conservative(&m, 16);
+    tc_reference_spmm(&p, &tiles, &m);
+    assert_true(isinf(y[0]) && y[0] > 0);
+    assert_true(y[1] == 6.0f); /* the same slice as the Inf, untouched */
+    assert_true(isnan(y[2]));
+    x[2] = NAN;
+    tc_reference_spmm(&p, &tiles, &m);
+    assert_true(isnan(y[0]) && y[1] == 6.0f);
 }
 
 static uint64_t rng = 88172645463325252ull;
@@ -306,12 +370,13 @@ static void test_bound_check(void **state)
         x[i] = (float)uniform();
     for (int i = 0; i < M * N; i++)
         y0[i] = (float)uniform();
-    tc_config cfgs[3] = {{TC_PREC_TF32, 8}, {TC_PREC_F16, 16}, {TC_PREC_BF16, 8}};
+    tc_config cfgs[4] = {{TC_PREC_TF32, 8, TC_FORM_ROWS}, {TC_PREC_F16, 16, TC_FORM_ROWS},
+                         {TC_PREC_BF16, 8, TC_FORM_ROWS}, {TC_PREC_F16, 16, TC_FORM_TILES}};
     tc_mma_model models[3];
     tc_model_default(&models[0]);
     models[1] = fused(8, 24, TC_RZ, TC_RZ);
     tc_model_conservative(&models[2], 8);
-    for (int c = 0; c < 3; c++)
+    for (int c = 0; c < 4; c++)
         for (int mi = 0; mi < 3; mi++)
             for (int b = 0; b < 2; b++) {
                 memcpy(y, y0, sizeof y);
@@ -352,6 +417,8 @@ int main(void)
         cmocka_unit_test(test_row_parts),
         cmocka_unit_test(test_reference_small),
         cmocka_unit_test(test_reference_tree_order),
+        cmocka_unit_test(test_reference_tiles),
+        cmocka_unit_test(test_reference_tiles_nonfinite),
         cmocka_unit_test(test_bound_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

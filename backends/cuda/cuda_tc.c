@@ -16,7 +16,7 @@ static tc_value tc_value_of(loom_dtype dtype)
 
 static tc_config tc_config_of(const loom_strategy *s)
 {
-    tc_config cfg = {(tc_precision)s->tc_precision, s->tc_k};
+    tc_config cfg = {(tc_precision)s->tc_precision, s->tc_k, (tc_form)s->tc_form};
     return cfg;
 }
 

@@ -7,6 +7,7 @@
 # `make tc-check-spills` fails when a kernel spills.
 EXTRA_DIST += \
 	backends/cuda/tc_spmm.cu \
+	backends/cuda/tc_tiles.cu \
 	backends/cuda/tc_spmm.h \
 	backends/cuda/tc_mma.cuh
 
@@ -25,12 +26,21 @@ backends/cuda/tc_spmm.lo: $(srcdir)/backends/cuda/tc_spmm.cu $(loomtc_headers)
 		> backends/cuda/tc_spmm.ptxas.log 2>&1; \
 	status=$$?; grep -v 'ptxas info\|bytes stack frame' backends/cuda/tc_spmm.ptxas.log; exit $$status
 
+backends/cuda/tc_tiles.lo: $(srcdir)/backends/cuda/tc_tiles.cu $(loomtc_headers)
+	@$(MKDIR_P) $(@D)
+	$(AM_V_GEN)rm -f $@; $(top_srcdir)/build-aux/nvcc-libtool $@ $(NVCC) $(NVCC_ARCH_FLAGS) \
+		$(loomtc_nvcc_flags) $(loomtc_nvcc_includes) -c $(srcdir)/backends/cuda/tc_tiles.cu \
+		> backends/cuda/tc_tiles.ptxas.log 2>&1; \
+	status=$$?; grep -v 'ptxas info\|bytes stack frame' backends/cuda/tc_tiles.ptxas.log; exit $$status
+
 lib_libloom_la_SOURCES += backends/cuda/cuda_tc.c backends/cuda/cuda_tc.h
-lib_libloom_la_LIBADD += backends/cuda/tc_spmm.lo
-EXTRA_lib_libloom_la_DEPENDENCIES += backends/cuda/tc_spmm.lo
+lib_libloom_la_LIBADD += backends/cuda/tc_spmm.lo backends/cuda/tc_tiles.lo
+EXTRA_lib_libloom_la_DEPENDENCIES += backends/cuda/tc_spmm.lo backends/cuda/tc_tiles.lo
 CLEANFILES += backends/cuda/tc_spmm.lo backends/cuda/tc_spmm.o backends/cuda/.libs/tc_spmm.o \
-	backends/cuda/tc_spmm.ptxas.log
-loomtc_spill_check = $(SHELL) $(srcdir)/backends/cuda/check_spills.sh backends/cuda/tc_spmm.ptxas.log
+	backends/cuda/tc_spmm.ptxas.log backends/cuda/tc_tiles.lo backends/cuda/tc_tiles.o \
+	backends/cuda/.libs/tc_tiles.o backends/cuda/tc_tiles.ptxas.log
+loomtc_spill_check = $(SHELL) $(srcdir)/backends/cuda/check_spills.sh backends/cuda/tc_spmm.ptxas.log \
+	backends/cuda/tc_tiles.ptxas.log
 else
 loomtc_spill_check = echo "tc-check-spills: the CUDA backend is not built"
 endif

@@ -1126,6 +1126,10 @@ static cudaError_t launch_bins(const loomcu_tc_plan *plan, params pr, cudaStream
 
 extern "C" int loomcu_tc_supported(tc_value vt, const tc_config *cfg)
 {
+    if (cfg->form == TC_FORM_TILES)
+        return loomcu_tc_tiles_supported(vt, cfg);
+    if (cfg->form != TC_FORM_ROWS)
+        return 0;
 #define LOOMTC_MATCH(V, P, K)                                                                     \
     if (vt == V && cfg->precision == P && cfg->k == K)                                            \
         return 1;
@@ -1152,6 +1156,10 @@ extern "C" cudaError_t loomcu_tc_plan_create(loomcu_tc_plan *plan, const int64_t
     plan->m = m;
     if (m > INT32_MAX)
         return cudaErrorInvalidValue;
+    if (cfg->form == TC_FORM_TILES) {
+        plan->tiles = loomcu_tc_tiles_create();
+        return plan->tiles ? cudaSuccess : cudaErrorMemoryAllocation;
+    }
     loomcu_tc_row *host = (loomcu_tc_row *)malloc(sizeof(loomcu_tc_row) * (size_t)(m > 0 ? m : 1));
     if (!host)
         return cudaErrorMemoryAllocation;
@@ -1232,6 +1240,8 @@ extern "C" void loomcu_tc_plan_destroy(loomcu_tc_plan *plan)
     plan->group_count = NULL;
     free(plan->shape);
     plan->shape = NULL;
+    loomcu_tc_tiles_destroy(plan->tiles);
+    plan->tiles = NULL;
 }
 
 extern "C" cudaError_t loomcu_tc_spmm(const loomcu_tc_plan *plan, const loomcu_tc_problem *p,
@@ -1248,6 +1258,8 @@ extern "C" cudaError_t loomcu_tc_spmm_path(const loomcu_tc_plan *plan, const loo
         return cudaErrorInvalidValue;
     if (p->m == 0 || p->n == 0)
         return cudaSuccess;
+    if (plan->cfg.form == TC_FORM_TILES)
+        return path == LOOMCU_TC_PATH_AUTO ? loomcu_tc_tiles_spmm(plan, p, stream) : cudaErrorNotSupported;
     params pr;
     memset(&pr, 0, sizeof pr);
     pr.n = p->n;

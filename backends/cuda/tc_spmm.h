@@ -47,7 +47,7 @@ typedef struct loomcu_tc_row {
     int32_t row, len;
 } loomcu_tc_row;
 
-/* Plan-time preprocessing: the rows binned by their part count P (1, 2, 4, 8
+/* Plan-time preprocessing (rows form): the rows binned by their part count P (1, 2, 4, 8
  * warps), so the blocks of a bin run rows of one shape. */
 #define LOOMCU_TC_BINS 4
 /* Inside a bin the rows go longest first, so the blocks that run them start
@@ -64,6 +64,8 @@ typedef struct loomcu_tc_plan {
     struct loomcu_tc_shape *shape;         /* host: the last launch shape, for its strips and GPU;
                                             * written by loomcu_tc_spmm, so calls on one plan must
                                             * take turns (a loom plan's executions do) */
+    struct loomcu_tc_tiles *tiles;         /* tiles form only (tc_tiles.cu): its device state,
+                                            * made at the first call; the bins above stay empty */
 } loomcu_tc_plan;
 
 /* 1 when kernels exist for this storage type, precision and MMA depth. */
@@ -78,6 +80,12 @@ void loomcu_tc_plan_destroy(loomcu_tc_plan *plan);
  * when the combination is not supported or shapes are wrong. */
 cudaError_t loomcu_tc_spmm(const loomcu_tc_plan *plan, const loomcu_tc_problem *p,
                            cudaStream_t stream);
+
+/* The tiles form (tc_tiles.cu), which loomcu_tc_spmm calls for it. */
+int loomcu_tc_tiles_supported(tc_value vt, const tc_config *cfg);
+struct loomcu_tc_tiles *loomcu_tc_tiles_create(void);
+void loomcu_tc_tiles_destroy(struct loomcu_tc_tiles *t);
+cudaError_t loomcu_tc_tiles_spmm(const loomcu_tc_plan *plan, const loomcu_tc_problem *p, cudaStream_t stream);
 
 /* The two kernels behind loomcu_tc_spmm, which picks one per call: "gather"
  * (X rows gathered from L2 for every group) and "resident" (fp16/bf16 only:
