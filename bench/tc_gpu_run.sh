@@ -113,7 +113,7 @@ grep -E 'device|FAIL|PASSED|FAILED|\[ *(OK|FAILED) *\]' $OUT/test_tc.txt | head 
 grep -c '\[bit-exact' $OUT/test_tc.txt | xargs -I{} echo "cases checked bit-exact against a calibrated model: {}" | tee -a $LOG >&3
 grep -c '\[bound' $OUT/test_tc.txt | xargs -I{} echo "cases checked against the error bound: {}" | tee -a $LOG >&3
 grep -c '\[exact-inputs' $OUT/test_tc.txt | xargs -I{} echo "cases with exact inputs (bit for bit under any order): {}" | tee -a $LOG >&3
-grep -c ', 2 paths agree' $OUT/test_tc.txt | xargs -I{} echo "cases where the gather and resident kernels gave the same bits: {}" | tee -a $LOG >&3
+grep -c ', 2 paths agree' $OUT/test_tc.txt | xargs -I{} echo "cases where both kernels of a form (rows: gather, resident; tiles: plain, pipelined) gave the same bits: {}" | tee -a $LOG >&3
 
 log "== benchmark ($(date -u +%T))"
 if [ -n "$DLMC" ]; then

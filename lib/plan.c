@@ -63,11 +63,15 @@ static loom_status choose_backend(const loom_context *ctx, const loom_csr *A,
 {
     loom_backend_id id = opts->backend != LOOM_BACKEND_AUTO ? opts->backend : ctx->backend;
     if (id == LOOM_BACKEND_AUTO) {
+        /* f16/bf16 values in host memory: only the reference has tensor-core
+         * strategies on the host (the OpenMP backend has none) */
+        const bool half = A->dtype == LOOM_F16 || A->dtype == LOOM_BF16;
         if (A->memory == LOOM_MEMORY_DEVICE)
             id = LOOM_BACKEND_CUDA;
+        else if (!half && loom_backend_available(LOOM_BACKEND_OPENMP) == LOOM_SUCCESS)
+            id = LOOM_BACKEND_OPENMP;
         else
-            id = loom_backend_available(LOOM_BACKEND_OPENMP) == LOOM_SUCCESS ? LOOM_BACKEND_OPENMP
-                                                                            : LOOM_BACKEND_REFERENCE;
+            id = LOOM_BACKEND_REFERENCE;
     }
     const loom_backend *b = loom__backend(id);
     if (!b)
@@ -122,11 +126,12 @@ static void choose_tensor_cores(loom_plan *p, const char *prefix, char *why, siz
     p->strategy = s;
     snprintf(why, len,
              "%s%s values run on tensor cores; the %s form, since %s (tiles where N >= %d, "
-             "density >= %.2f and nnz * N >= %.0e: X's rows would be gathered many times over)",
+             "M <= %d, density >= %.2f and nnz * N >= %.0e: X's rows would be gathered many "
+             "times over)",
              prefix, loom_dtype_name(p->dtype), tiles ? "tiles" : "rows",
              tiles ? "N, the density and the work are all large enough"
-                   : "N, the density or the work is too small for dense tiles to pay",
-             LOOM_TC_TILES_MIN_N, LOOM_TC_TILES_MIN_DENSITY, LOOM_TC_TILES_MIN_WORK);
+                   : "N, the density or the work is too small (or M too large) for dense tiles to pay",
+             LOOM_TC_TILES_MIN_N, LOOM_TC_TILES_MAX_M, LOOM_TC_TILES_MIN_DENSITY, LOOM_TC_TILES_MIN_WORK);
 }
 
 static loom_status choose_strategy(loom_plan *p, const loom_plan_options *opts, const loom_dense *X,

@@ -5,11 +5,11 @@
  * One predicate, shared by the rules selector (lib/plan.c) and tc_bench's
  * "auto" column, so the benchmark reports what a plan would pick.
  *
- * Fitted on the H100 record of bench/results/tc/ (all 452 DLMC layers, N =
- * 64..512): the tiles form's time is a fixed ~10 us plus the dense work, the
- * rows form's grows with nnz * N.  There it picks the faster form on all
- * but a few layers, giving up 0.5% (geometric mean) against the best form
- * of each layer.
+ * Fitted on the H100 records of bench/results/tc/run-2026-11-26-h100-tiles
+ * (all 452 DLMC layers, N = 64..512): the tiles form's time is a fixed
+ * ~10 us plus the dense work, the rows form's grows with nnz * N.  The one
+ * tall layer (33288 x 512) is the reason for the cap on M: there the tiles
+ * form's dense MMAs (M*K*N) cost more than the rows form's gathers.
  */
 #ifndef LOOM_SELECT_TC_H
 #define LOOM_SELECT_TC_H
@@ -19,13 +19,14 @@
 #define LOOM_TC_TILES_MIN_N 256       /* columns of X */
 #define LOOM_TC_TILES_MIN_DENSITY 0.04 /* nnz / (M K) */
 #define LOOM_TC_TILES_MIN_WORK 8e6     /* nnz * N: the products */
+#define LOOM_TC_TILES_MAX_M 8192       /* rows: past this the dense MMA work dominates */
 
 static inline int loom__tc_prefer_tiles(int64_t m, int64_t k, int64_t nnz, int64_t n)
 {
     if (m <= 0 || k <= 0)
         return 0;
     const double density = (double)nnz / ((double)m * (double)k);
-    return n >= LOOM_TC_TILES_MIN_N && density >= LOOM_TC_TILES_MIN_DENSITY &&
+    return n >= LOOM_TC_TILES_MIN_N && m <= LOOM_TC_TILES_MAX_M && density >= LOOM_TC_TILES_MIN_DENSITY &&
            (double)nnz * (double)n >= LOOM_TC_TILES_MIN_WORK;
 }
 

@@ -60,9 +60,9 @@ loom_status loom_strategy_check(const loom_strategy *s)
         if (s->tc_form != LOOM_TC_ROWS && s->tc_form != LOOM_TC_TILES)
             return loom__error(LOOM_ERR_INVALID_ARGUMENT,
                                "strategy: tensor-core form %d is not rows or tiles", (int)s->tc_form);
-    } else if (s->tc_precision != LOOM_TC_NONE || s->tc_form != LOOM_TC_ROWS) {
+    } else if (s->tc_precision != LOOM_TC_NONE || s->tc_form != LOOM_TC_ROWS || s->tc_k != 0) {
         return loom__error(LOOM_ERR_INVALID_ARGUMENT,
-                           "strategy: a tensor-core precision or form is set on a non-TC K-loop");
+                           "strategy: a tensor-core precision, form or k is set on a non-TC K-loop");
     }
     if (s->kloop == LOOM_K_PR &&
         (s->lanes < 2 || s->lanes > LOOM_LANES_MAX || (s->lanes & (s->lanes - 1)) != 0))
@@ -172,6 +172,14 @@ loom_status loom_strategy_parse(const char *text, loom_strategy *s)
     }
     for (char *save = NULL, *opt = opts ? strtok_r(opts, ",", &save) : NULL; opt;
          opt = strtok_r(NULL, ",", &save)) {
+        static const char *const tc_only[] = {"f16", "bf16", "tf32", "rows", "tiles"};
+        bool tc_opt = (opt[0] == 'k' || opt[0] == 'K') && opt[1] == '=';
+        for (size_t i = 0; i < sizeof tc_only / sizeof tc_only[0]; i++)
+            tc_opt |= strcasecmp(opt, tc_only[i]) == 0;
+        if (tc_opt && !tc)
+            return loom__error(LOOM_ERR_INVALID_ARGUMENT,
+                               "strategy '%s': '%s' is an option of the tensor-core designs (rb-rm-tc)",
+                               text, opt);
         loom_status st = parse_option(opt, &t, text);
         if (st != LOOM_SUCCESS)
             return st;

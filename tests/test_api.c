@@ -355,7 +355,12 @@ static void test_tensor_core_rules(void **state)
     assert_int_equal(s.tc_form, LOOM_TC_TILES);
     assert_int_equal(loom_strategy_format(&s, buf, sizeof buf), LOOM_SUCCESS);
     assert_string_equal(buf, "rb-rm-tc:f16,k=16,tiles");
-    EXPECT(loom_strategy_parse("rb-rm-sr:tiles", &s), LOOM_ERR_INVALID_ARGUMENT, "non-TC");
+    EXPECT(loom_strategy_parse("rb-rm-sr:tiles", &s), LOOM_ERR_INVALID_ARGUMENT, "tensor-core designs");
+    EXPECT(loom_strategy_parse("rb-rm-sr:rows", &s), LOOM_ERR_INVALID_ARGUMENT, "tensor-core designs");
+    EXPECT(loom_strategy_parse("eb-rm-pr:k=16", &s), LOOM_ERR_INVALID_ARGUMENT, "tensor-core designs");
+    loom_strategy_design(0, &s);
+    s.tc_k = 16;
+    EXPECT(loom_strategy_check(&s), LOOM_ERR_INVALID_ARGUMENT, "non-TC");
 
     /* f16 values: the reference runs a TC strategy; SR is refused */
     uint16_t v[5] = {0x3c00, 0x4000, 0x4200, 0x4400, 0x4500}; /* 1 2 3 4 5 */
@@ -384,15 +389,21 @@ static void test_tensor_core_rules(void **state)
     assert_int_equal(loom_spmm_execute(plan, 1, &X, 0, &Y), LOOM_SUCCESS);
     assert_true(y[0] == 0x4200 && y[1] == 0x4200 && y[2] == 0 && y[3] == 0 && y[4] == 0x4a00 && y[5] == 0x4a00);
     assert_int_equal(loom_plan_destroy(&plan), LOOM_SUCCESS);
-    /* auto and rules pick a tensor-core strategy for f16 values: rows at N = 2 */
+    /* auto and rules pick a tensor-core strategy for f16 values: rows at N = 2;
+     * with the backend left to loom, host f16 values go to the reference */
     opts.selector = LOOM_SELECT_AUTO;
+    opts.backend = LOOM_BACKEND_AUTO;
     assert_int_equal(loom_spmm_plan_create(ctx, &plan, A, &X, &Y, &opts), LOOM_SUCCESS);
     loom_strategy got;
     assert_int_equal(loom_plan_strategy(plan, &got, NULL), LOOM_SUCCESS);
+    loom_backend_id bid;
+    assert_int_equal(loom_plan_strategy(plan, &got, &bid), LOOM_SUCCESS);
+    assert_int_equal(bid, LOOM_BACKEND_REFERENCE);
     assert_true(got.kloop == LOOM_K_TC && got.tc_precision == LOOM_TC_F16 && got.tc_form == LOOM_TC_ROWS);
     assert_non_null(strstr(loom_plan_explain(plan), "rows form"));
     assert_int_equal(loom_plan_destroy(&plan), LOOM_SUCCESS);
     opts.selector = LOOM_SELECT_FIXED;
+    opts.backend = LOOM_BACKEND_REFERENCE;
     if (loom_backend_available(LOOM_BACKEND_OPENMP) == LOOM_SUCCESS) {
         opts.backend = LOOM_BACKEND_OPENMP;
         EXPECT(loom_spmm_plan_create(ctx, &plan, A, &X, &Y, &opts), LOOM_ERR_NOT_SUPPORTED, "openmp");

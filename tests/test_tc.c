@@ -12,9 +12,11 @@
  *                 tc_probe): every bit must match;
  *   bound         random inputs where no calibrated model applies: every
  *                 element within the rigorous bound of tc_bound_check().
- * And, whatever the check: the two kernels behind loomcu_tc_spmm ("gather"
- * and, for fp16/bf16 where K fits, "resident"), forced in turn, must give
- * the bits the automatic choice gave ("paths agree").
+ * And, whatever the check: the kernels behind loomcu_tc_spmm (rows form:
+ * "gather" and, for fp16/bf16 where K fits, "resident"; tiles form: "plain"
+ * and "pipelined"), forced in turn, must give the bits the automatic choice
+ * gave ("paths agree").
+ * $LOOM_TC_TEST_FORM (rows or tiles) limits the run to one form.
  * Both forms: rows (TCA-SpMM) for every storage type and MMA shape, tiles
  * for fp16/bf16 with k = 16 (K of 700, 1200 and 3000 give it 2, 4 and 8
  * parts); and the tiles form with Inf and NaN in X (test_nonfinite).
@@ -177,6 +179,11 @@ static int differ(const void *a, const void *b, int64_t i, tc_value vt)
 static int run_case(const host_csr *A, const struct combo *cb, int64_t n, int64_t ldx_extra,
                     float alpha, float beta, int kind, const char *what)
 {
+    /* LOOM_TC_TEST_FORM=tiles (or rows) runs one form's cases only: the
+     * sanitizer runs, which are slow, use it. */
+    const char *only = getenv("LOOM_TC_TEST_FORM");
+    if (only && strcmp(only, cb->form == TC_FORM_TILES ? "tiles" : "rows") != 0)
+        return 0;
     const size_t es = tc_value_size(cb->vt);
     const int64_t ldx = n + ldx_extra, ldy = n;
     void *val = malloc(es * (A->nnz ? A->nnz : 1)), *x = malloc(es * (A->k * ldx + 1));
@@ -215,8 +222,10 @@ static int run_case(const host_csr *A, const struct combo *cb, int64_t n, int64_
     /* each kernel forced in turn: the same bits as the automatic choice */
     int rc = 0, paths = 0;
     void *yp = malloc(es * (A->m * ldy + 1));
-    const loomcu_tc_path forced[2] = {LOOMCU_TC_PATH_GATHER, LOOMCU_TC_PATH_RESIDENT};
-    for (int f = 0; f < 2; f++) {
+    const loomcu_tc_path forced[4] = {LOOMCU_TC_PATH_GATHER, LOOMCU_TC_PATH_RESIDENT, LOOMCU_TC_PATH_TILES_PLAIN,
+                                      LOOMCU_TC_PATH_TILES_PIPELINED};
+    static const char *const forced_name[4] = {"gather", "resident", "tiles plain", "tiles pipelined"};
+    for (int f = 0; f < 4; f++) {
         assert_int_equal(cudaMemcpy(dp.y, y0, es * A->m * ldy, cudaMemcpyHostToDevice), cudaSuccess);
         cudaError_t e = loomcu_tc_spmm_path(&plan, &dp, NULL, forced[f]);
         if (e == cudaErrorNotSupported)
@@ -233,7 +242,7 @@ static int run_case(const host_csr *A, const struct combo *cb, int64_t n, int64_
             }
         if (diff) {
             printf("    FAIL paths: the %s kernel differs from the automatic choice in %lld elements; first "
-                   "(%lld, %lld): %.9g against %.9g\n", f ? "resident" : "gather", (long long)diff,
+                   "(%lld, %lld): %.9g against %.9g\n", forced_name[f], (long long)diff,
                    (long long)(first / ldy), (long long)(first % ldy), tc_load(yp, first, cb->vt),
                    tc_load(yg, first, cb->vt));
             rc = 1;

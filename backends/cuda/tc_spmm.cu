@@ -1259,7 +1259,11 @@ extern "C" cudaError_t loomcu_tc_spmm_path(const loomcu_tc_plan *plan, const loo
     if (p->m == 0 || p->n == 0)
         return cudaSuccess;
     if (plan->cfg.form == TC_FORM_TILES)
-        return path == LOOMCU_TC_PATH_AUTO ? loomcu_tc_tiles_spmm(plan, p, stream) : cudaErrorNotSupported;
+        return path == LOOMCU_TC_PATH_GATHER || path == LOOMCU_TC_PATH_RESIDENT
+                   ? cudaErrorNotSupported
+                   : loomcu_tc_tiles_spmm(plan, p, stream, path);
+    if (path == LOOMCU_TC_PATH_TILES_PLAIN || path == LOOMCU_TC_PATH_TILES_PIPELINED)
+        return cudaErrorNotSupported;
     params pr;
     memset(&pr, 0, sizeof pr);
     pr.n = p->n;

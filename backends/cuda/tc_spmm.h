@@ -85,7 +85,8 @@ cudaError_t loomcu_tc_spmm(const loomcu_tc_plan *plan, const loomcu_tc_problem *
 int loomcu_tc_tiles_supported(tc_value vt, const tc_config *cfg);
 struct loomcu_tc_tiles *loomcu_tc_tiles_create(void);
 void loomcu_tc_tiles_destroy(struct loomcu_tc_tiles *t);
-cudaError_t loomcu_tc_tiles_spmm(const loomcu_tc_plan *plan, const loomcu_tc_problem *p, cudaStream_t stream);
+cudaError_t loomcu_tc_tiles_spmm(const loomcu_tc_plan *plan, const loomcu_tc_problem *p, cudaStream_t stream,
+                                 int path);
 
 /* The two kernels behind loomcu_tc_spmm, which picks one per call: "gather"
  * (X rows gathered from L2 for every group) and "resident" (fp16/bf16 only:
@@ -96,7 +97,11 @@ cudaError_t loomcu_tc_tiles_spmm(const loomcu_tc_plan *plan, const loomcu_tc_pro
 typedef enum loomcu_tc_path {
     LOOMCU_TC_PATH_AUTO = 0,
     LOOMCU_TC_PATH_GATHER = 1,
-    LOOMCU_TC_PATH_RESIDENT = 2
+    LOOMCU_TC_PATH_RESIDENT = 2,
+    /* the tiles form's two kernels (tc_tiles.cu): fragments read per slice
+     * (4 blocks per multiprocessor), or a slice ahead (2) */
+    LOOMCU_TC_PATH_TILES_PLAIN = 3,
+    LOOMCU_TC_PATH_TILES_PIPELINED = 4
 } loomcu_tc_path;
 cudaError_t loomcu_tc_spmm_path(const loomcu_tc_plan *plan, const loomcu_tc_problem *p,
                                 cudaStream_t stream, loomcu_tc_path path);

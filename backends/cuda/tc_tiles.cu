@@ -35,9 +35,10 @@
  *
  * Inf and NaN in X: a slab value that is not finite is replaced by 0 in
  * shared memory (it must not meet the zeros of the A tile: 0 * Inf = NaN
- * would reach every row of the tile) and the tile is flagged; the block that
- * finishes a flagged tile adds each output's products with non-finite X
- * values after the tree, in the row's order (step 3' of tc_model.h).
+ * would reach every row of the tile), and the part says so when it counts
+ * in; the block that finishes such a tile adds each output's products with
+ * non-finite X values after the tree, in the row's order (step 3' of
+ * tc_model.h).
  *
  * Needs sm_80 or later (cp.async, ldmatrix, bf16 mma.sync).
  */
@@ -54,14 +55,14 @@
  * the column indices, which plan creation does not see): each row's first
  * non-zero of every slice (so the scatter knows its loads a step ahead,
  * instead of reading until it passes the slice: 4 bytes per row and 16
- * columns of K), the workspace of the parts' sums, and a counter and a flag
- * per tile (zero between calls: the last block resets them). */
+ * columns of K), the workspace of the parts' sums, and a counter per tile
+ * (zero between calls: the last block resets it). */
 struct loomcu_tc_tiles {
     int64_t k;            /* K the slice index was made for (0: none yet) */
     int32_t *slice_off;   /* device: m x (S + 1), offsets from the row's start */
     float *work;          /* device: P x m x n fp32 (P > 1) */
     size_t work_elems;
-    int *count, *flag;    /* device: one per tile */
+    int *count;           /* device: one per tile */
     size_t tiles;
 };
 
@@ -94,7 +95,7 @@ struct params {
     const int32_t *__restrict__ slice_off;  /* m x (S + 1) */
     int64_t ws;                              /* the workspace's row stride: whole tiles */
     float *__restrict__ work;
-    int *__restrict__ count, *__restrict__ flag;
+    int *__restrict__ count; /* per tile: parts in (low half), parts that met Inf/NaN (high) */
 };
 
 template <int VT> __device__ __forceinline__ float to_f32(uint16_t h)
@@ -242,6 +243,11 @@ __device__ __forceinline__ void place(const params &p, int64_t rs, const run &r,
 
 /* The MMAs of one step: nsl slices of 16 columns, this warp's 16 rows (wr)
  * by its 32 columns (wc: 4 MMA tiles of 8, those inside N). */
+/* Two shapes of the same MMAs (same order, same bits): step_mma reads each
+ * slice's fragments just before its MMAs and fits 64 registers, for 4 blocks
+ * per multiprocessor; step_mma_pipelined reads slice s+1's A and first B
+ * fragments while slice s multiplies, which needs about 100 registers (2
+ * blocks per multiprocessor) and is 6-10% faster where the grid fits. */
 template <int VT>
 __device__ __forceinline__ void step_mma(const uint16_t *as, const uint16_t *xs, int nsl, int ntiles, int wr,
                                          int wc, int lane, float (&acc)[4][4])
@@ -283,6 +289,60 @@ __device__ __forceinline__ int count_in(int *c)
     asm volatile("atom.add.acq_rel.gpu.s32 %0, [%1], 1;\n" : "=r"(old) : "l"(c) : "memory");
     return old;
 }
+template <int VT>
+__device__ __forceinline__ void step_mma_pipelined(const uint16_t *as, const uint16_t *xs, int nsl, int ntiles, int wr,
+                                         int wc, int lane, float (&acc)[4][4])
+{
+    constexpr int PREC = VT == TC_VAL_F16 ? TC_PREC_F16 : TC_PREC_BF16;
+    const int mi = lane >> 3, j = lane & 7;
+    const int t0 = 4 * wc;
+    /* per lane, the slice-0 addresses; slice s adds 16s columns of A, 16s rows of X */
+    const uint32_t a_at = smem_addr(as + (16 * wr + j + ((mi & 1) ? 8 : 0)) * AS + ((mi & 2) ? 8 : 0));
+    const uint32_t b_at = smem_addr(xs + (j + ((mi & 1) ? 8 : 0)) * XS + 8 * t0 + ((mi & 2) ? 8 : 0));
+    const bool two = t0 + 2 < ntiles;
+    uint32_t a[2][4], b[2][4];
+    auto load = [&](int s, int q) {
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                     : "=r"(a[q][0]), "=r"(a[q][1]), "=r"(a[q][2]), "=r"(a[q][3])
+                     : "r"(a_at + 2 * 16 * s));
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                     : "=r"(b[q][0]), "=r"(b[q][1]), "=r"(b[q][2]), "=r"(b[q][3])
+                     : "r"(b_at + 2 * 16 * s * XS));
+    };
+    if (t0 >= ntiles)
+        return;
+    load(0, 0);
+#pragma unroll
+    for (int s = 0; s < SPS; s++) {
+        if (s >= nsl)
+            break;
+        const int q = s & 1;
+        if (s + 1 < nsl)
+            load(s + 1, q ^ 1); /* the next slice's A and first B, in flight during these MMAs */
+        const uint32_t b0[2] = {b[q][0], b[q][1]}, b1[2] = {b[q][2], b[q][3]};
+        loomtc::mma<PREC, 16>::run(acc[0], a[q], b0);
+        if (t0 + 1 < ntiles)
+            loomtc::mma<PREC, 16>::run(acc[1], a[q], b1);
+        if (two) {
+            uint32_t c[4];
+            asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                         : "=r"(c[0]), "=r"(c[1]), "=r"(c[2]), "=r"(c[3])
+                         : "r"(b_at + 2 * (16 * s * XS + 16)));
+            const uint32_t c0[2] = {c[0], c[1]}, c1[2] = {c[2], c[3]};
+            loomtc::mma<PREC, 16>::run(acc[2], a[q], c0);
+            if (t0 + 3 < ntiles)
+                loomtc::mma<PREC, 16>::run(acc[3], a[q], c1);
+        }
+    }
+}
+
+/* atomicAdd(c, v) with acq_rel semantics at GPU scope. */
+__device__ __forceinline__ int count_in(int *c, int v)
+{
+    int old;
+    asm volatile("atom.add.acq_rel.gpu.s32 %0, [%1], %2;\n" : "=r"(old) : "l"(c), "r"(v) : "memory");
+    return old;
+}
 
 /* Step 3''s tail for one output: the row's products with non-finite X values,
  * in the row's order, in fp32. */
@@ -305,8 +365,9 @@ template <int VT> __device__ __forceinline__ void finish(const params &p, int64_
     *y = from_f32<VT>(y32);
 }
 
-/* 4 blocks per multiprocessor (64 registers): the 46 KB of shared memory allow it. */
-template <int VT> __global__ void __launch_bounds__(THREADS, 4) tiles_kernel(params p)
+/* PIPE: step_mma_pipelined, 2 blocks per multiprocessor; else step_mma, 4
+ * (64 registers; the 46 KB of shared memory allow 4). */
+template <int VT, bool PIPE> __global__ void __launch_bounds__(THREADS, PIPE ? 2 : 4) tiles_kernel(params p)
 {
     __shared__ __align__(16) uint16_t xs[XSTAGES * X_ELEMS];
     __shared__ __align__(16) uint16_t as[2 * A_ELEMS];
@@ -377,7 +438,10 @@ template <int VT> __global__ void __launch_bounds__(THREADS, 4) tiles_kernel(par
             load_slab(p, step_k0(st + XSTAGES - 1), step_nsl(st + XSTAGES - 1), n0,
                       xs + ((st + XSTAGES - 1) % XSTAGES) * X_ELEMS);
         cp_async_commit();
-        step_mma<VT>(as + (st & 1) * A_ELEMS, xcur, nsl, ntiles, wr, wc, lane, acc);
+        if constexpr (PIPE)
+            step_mma_pipelined<VT>(as + (st & 1) * A_ELEMS, xcur, nsl, ntiles, wr, wc, lane, acc);
+        else
+            step_mma<VT>(as + (st & 1) * A_ELEMS, xcur, nsl, ntiles, wr, wc, lane, acc);
         if (st + 1 < steps) {
             /* A tile st+1 goes where tile st-1 was: every warp is past its MMAs */
             uint16_t *anext = as + ((st + 1) & 1) * A_ELEMS;
@@ -422,17 +486,18 @@ template <int VT> __global__ void __launch_bounds__(THREADS, 4) tiles_kernel(par
     const size_t tile = (size_t)blockIdx.x * gridDim.y + blockIdx.y;
     /* The block's sums are in; one thread counts the block in with a
      * release-acquire add at GPU scope (cumulative: it publishes what the
-     * barrier showed it), so the last block sees every part's sums. */
+     * barrier showed it), so the last block sees every part's sums.  The
+     * count's high half counts the parts that met a non-finite X value. */
     __syncthreads();
     if (tid == 0) {
-        if (any)
-            atomicOr(p.flag + tile, 1);
-        last = count_in(p.count + tile) == p.parts - 1;
+        const int mine = 1 + (any ? 1 << 16 : 0);
+        const int before = count_in(p.count + tile, mine);
+        last = (before & 0xffff) == p.parts - 1 ? 1 + ((before + mine) >> 16 != 0) : 0;
     }
     __syncthreads();
     if (!last)
         return;
-    const bool tile_flagged = __ldcg(p.flag + tile) != 0;
+    const bool tile_flagged = last == 2;
     for (int idx = tid; idx < BM * BN / 4; idx += THREADS) {
         const int64_t row = row0 + idx / (BN / 4), col = n0 + 4 * (idx % (BN / 4));
         if (row >= p.m || col >= p.n)
@@ -459,10 +524,8 @@ template <int VT> __global__ void __launch_bounds__(THREADS, 4) tiles_kernel(par
             if (col + e < p.n)
                 finish<VT>(p, row, col + e, tile_flagged ? add_nonfinite<VT>(p, row, col + e, sum[e]) : sum[e]);
     }
-    if (tid == 0) {
+    if (tid == 0)
         p.count[tile] = 0;
-        p.flag[tile] = 0;
-    }
 }
 
 /* The slice index: row r's first non-zero of slice s (columns >= 16s), as an
@@ -504,8 +567,23 @@ extern "C" void loomcu_tc_tiles_destroy(struct loomcu_tc_tiles *t)
     cudaFree(t->slice_off);
     cudaFree(t->work);
     cudaFree(t->count);
-    cudaFree(t->flag);
     free(t);
+}
+
+/* The current device's multiprocessors, asked once per device. */
+static int multiprocessors(void)
+{
+    static int cached[64];
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64)
+        return 132;
+    if (!cached[dev]) {
+        int n = 0;
+        if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || n <= 0)
+            return 132;
+        cached[dev] = n;
+    }
+    return cached[dev];
 }
 
 /* The device state for this call's K and N: made once, grown when N grows. */
@@ -538,13 +616,10 @@ static cudaError_t tiles_state(struct loomcu_tc_tiles *t, const loomcu_tc_proble
     }
     if (parts > 1 && tiles > t->tiles) {
         cudaFree(t->count);
-        cudaFree(t->flag);
-        t->count = t->flag = NULL;
+        t->count = NULL;
         t->tiles = 0;
         if ((e = cudaMalloc((void **)&t->count, sizeof(int) * tiles)) != cudaSuccess ||
-            (e = cudaMalloc((void **)&t->flag, sizeof(int) * tiles)) != cudaSuccess ||
-            (e = cudaMemsetAsync(t->count, 0, sizeof(int) * tiles, st)) != cudaSuccess ||
-            (e = cudaMemsetAsync(t->flag, 0, sizeof(int) * tiles, st)) != cudaSuccess)
+            (e = cudaMemsetAsync(t->count, 0, sizeof(int) * tiles, st)) != cudaSuccess)
             return e;
         t->tiles = tiles;
     }
@@ -552,7 +627,7 @@ static cudaError_t tiles_state(struct loomcu_tc_tiles *t, const loomcu_tc_proble
 }
 
 extern "C" cudaError_t loomcu_tc_tiles_spmm(const loomcu_tc_plan *plan, const loomcu_tc_problem *p,
-                                            cudaStream_t stream)
+                                            cudaStream_t stream, int path)
 {
     using namespace loomtt;
     if (!loomcu_tc_tiles_supported(p->vt, &plan->cfg) || !plan->tiles)
@@ -589,11 +664,18 @@ extern "C" cudaError_t loomcu_tc_tiles_spmm(const loomcu_tc_plan *plan, const lo
     pr.ws = col_tiles * BN;
     pr.work = plan->tiles->work;
     pr.count = plan->tiles->count;
-    pr.flag = plan->tiles->flag;
     const dim3 grid((unsigned)row_tiles, (unsigned)col_tiles, (unsigned)parts);
+    /* The pipelined kernel, unless the grid fits the GPU at 4 blocks per
+     * multiprocessor but not at 2 (then one wave of the other beats two). */
+    const int64_t blocks = row_tiles * col_tiles * parts;
+    const int sms = multiprocessors();
+    const bool pipe = path == LOOMCU_TC_PATH_TILES_PIPELINED ||
+                      (path != LOOMCU_TC_PATH_TILES_PLAIN && !(blocks > 2 * (int64_t)sms && blocks <= 4 * (int64_t)sms));
     if (p->vt == TC_VAL_F16)
-        tiles_kernel<TC_VAL_F16><<<grid, THREADS, 0, stream>>>(pr);
+        pipe ? tiles_kernel<TC_VAL_F16, true><<<grid, THREADS, 0, stream>>>(pr)
+             : tiles_kernel<TC_VAL_F16, false><<<grid, THREADS, 0, stream>>>(pr);
     else
-        tiles_kernel<TC_VAL_BF16><<<grid, THREADS, 0, stream>>>(pr);
+        pipe ? tiles_kernel<TC_VAL_BF16, true><<<grid, THREADS, 0, stream>>>(pr)
+             : tiles_kernel<TC_VAL_BF16, false><<<grid, THREADS, 0, stream>>>(pr);
     return cudaGetLastError();
 }
