@@ -112,7 +112,7 @@ static loom_status choose_rules(loom_plan *p, const char *prefix, char *why, siz
 }
 
 /* f16 and bf16 values run only on tensor cores: auto and rules pick the
- * form (select_tc.h); operands of the values' own type, k = 16. */
+ * form and k (select_tc.h); operands of the values' own type. */
 static void choose_tensor_cores(loom_plan *p, const char *prefix, char *why, size_t len)
 {
     const loom_features *f = &p->features;
@@ -120,18 +120,19 @@ static void choose_tensor_cores(loom_plan *p, const char *prefix, char *why, siz
     loom_strategy_design(0, &s); /* rb-rm-sr, then the TC K-loop */
     s.kloop = LOOM_K_TC;
     s.tc_precision = p->dtype == LOOM_F16 ? LOOM_TC_F16 : LOOM_TC_BF16;
-    s.tc_k = 16;
     const bool tiles = loom__tc_prefer_tiles(f->rows, f->cols, f->nnz, p->n);
     s.tc_form = tiles ? LOOM_TC_TILES : LOOM_TC_ROWS;
+    s.tc_k = tiles ? 16 : loom__tc_rows_k(f->rows, f->nnz, p->n);
     p->strategy = s;
     snprintf(why, len,
              "%s%s values run on tensor cores; the %s form, since %s (tiles where N >= %d, "
              "M <= %d, density >= %.2f and nnz * N >= %.0e: X's rows would be gathered many "
-             "times over)",
+             "times over); k = %d%s",
              prefix, loom_dtype_name(p->dtype), tiles ? "tiles" : "rows",
              tiles ? "N, the density and the work are all large enough"
                    : "N, the density or the work is too small (or M too large) for dense tiles to pay",
-             LOOM_TC_TILES_MIN_N, LOOM_TC_TILES_MAX_M, LOOM_TC_TILES_MIN_DENSITY, LOOM_TC_TILES_MIN_WORK);
+             LOOM_TC_TILES_MIN_N, LOOM_TC_TILES_MAX_M, LOOM_TC_TILES_MIN_DENSITY, LOOM_TC_TILES_MIN_WORK,
+             s.tc_k, s.tc_k == 8 ? " (short rows: a mean under 8 non-zeros, or under 32 at N <= 64)" : "");
 }
 
 static loom_status choose_strategy(loom_plan *p, const loom_plan_options *opts, const loom_dense *X,

@@ -1,9 +1,10 @@
 /*
- * select_tc.h - which tensor-core form the rules pick (loom-designs(7)):
- * the tiles form where X's rows would be gathered many times over (wide N,
- * a dense enough A, much gather work), else the rows form (TCA-SpMM).
- * One predicate, shared by the rules selector (lib/plan.c) and tc_bench's
- * "auto" column, so the benchmark reports what a plan would pick.
+ * select_tc.h - which tensor-core form and MMA depth the rules pick
+ * (loom-designs(7)): the tiles form where X's rows would be gathered many
+ * times over (wide N, a dense enough A, much gather work), else the rows
+ * form (TCA-SpMM), with k = 8 on short rows.  Shared by the rules selector
+ * (lib/plan.c) and tc_bench's "auto" column, so the benchmark reports what
+ * a plan would pick.
  *
  * Fitted on the H100 records of bench/results/tc/run-2026-11-26-h100-tiles
  * (all 452 DLMC layers, N = 64..512): the tiles form's time is a fixed
@@ -28,6 +29,16 @@ static inline int loom__tc_prefer_tiles(int64_t m, int64_t k, int64_t nnz, int64
     const double density = (double)nnz / ((double)m * (double)k);
     return n >= LOOM_TC_TILES_MIN_N && m <= LOOM_TC_TILES_MAX_M && density >= LOOM_TC_TILES_MIN_DENSITY &&
            (double)nnz * (double)n >= LOOM_TC_TILES_MIN_WORK;
+}
+
+/* The rows form's MMA depth: k = 8 where rows are short (a mean under 8
+ * non-zeros, or under 32 at N <= 64): fewer padded products per group.
+ * Measured in the same record: k = 8 was 3-5% faster there, and 8-20%
+ * slower on longer rows at N >= 128. */
+static inline int loom__tc_rows_k(int64_t m, int64_t nnz, int64_t n)
+{
+    const double mean = m > 0 ? (double)nnz / (double)m : 0;
+    return mean < 8 || (n <= 64 && mean < 32) ? 8 : 16;
 }
 
 #endif

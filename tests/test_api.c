@@ -400,6 +400,7 @@ static void test_tensor_core_rules(void **state)
     assert_int_equal(loom_plan_strategy(plan, &got, &bid), LOOM_SUCCESS);
     assert_int_equal(bid, LOOM_BACKEND_REFERENCE);
     assert_true(got.kloop == LOOM_K_TC && got.tc_precision == LOOM_TC_F16 && got.tc_form == LOOM_TC_ROWS);
+    assert_int_equal(got.tc_k, 8); /* rows of under 8 non-zeros */
     assert_non_null(strstr(loom_plan_explain(plan), "rows form"));
     assert_int_equal(loom_plan_destroy(&plan), LOOM_SUCCESS);
     opts.selector = LOOM_SELECT_FIXED;
