@@ -345,6 +345,36 @@ static void test_skewed_random(void **state)
 }
 
 /* No non-zeros at all, under every design. */
+/* EB+SR at N = 1 walks long segments with 16-lane groups from 4e6
+ * non-zeros on (LOOMCU_NARROW_WIDE_NNZ, spmm_eb_segments.cuh), 8-lane ones
+ * below: a matrix past that size, both chunk sizes the rules use, N = 1
+ * (the wide groups) and 2 (the deep ones), both dtypes. */
+static void test_large_narrow(void **state)
+{
+    (void)state;
+    for (int d = 0; d < 2; d++) {
+        if (quick && d == 1)
+            continue;
+        loom_csr *A = skewed_matrix((loom_dtype)d, 48000, 40000, 0, 30000, 10, 77); /* 4.23e6 */
+        int64_t nnz;
+        CHECK(loom_csr_info(A, NULL, NULL, &nnz, NULL, NULL));
+        assert_true(nnz >= 4000000);
+        loom_csr *dA = NULL;
+        CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, &dA));
+        static const int64_t chunks[] = {128, 1024};
+        for (size_t c = 0; c < COUNT(chunks); c++)
+            for (int64_t n = 1; n <= 2; n++) {
+                loom_strategy s;
+                CHECK(loom_strategy_parse("eb-rm-sr:vdl,csc", &s));
+                s.chunk = chunks[c];
+                check_case(A, dA, &s, n, LOOM_ROW_MAJOR, LOOM_ROW_MAJOR, n == 2 ? 1 : 0, 1.5,
+                           c ? 0.5 : 0.0, 900 + c, "large skewed (4e6+ non-zeros)");
+            }
+        CHECK(loom_csr_destroy(&dA));
+        loom_csr_destroy(&A);
+    }
+}
+
 static void test_empty_matrix(void **state)
 {
     (void)state;
@@ -450,6 +480,7 @@ int main(void)
         cmocka_unit_test(test_stream),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_skewed_random),
+        cmocka_unit_test(test_large_narrow),
         cmocka_unit_test(test_generated_shapes),
         cmocka_unit_test(test_unittest_matrices),
     };

@@ -263,6 +263,13 @@ __device__ __forceinline__ void narrow_thread_sum(const operands<T> &p, int64_t 
  * this walk's; D = 4 keeps the warp's 32 pairs in flight.
  */
 static const int deep_lanes = 8, deep_batches = 4;
+/* At N = 1 on large inputs a group of 16 lanes two batches deep: the same
+ * 32 pairs in flight a warp, but fewer distinct rows' gathers at once,
+ * which at 1e7+ non-zeros (the walk L2-bound on X's gathers) measured
+ * 1.05x (R-MAT 1e7) and 1.10x (1e8) faster, and slower below
+ * (../../bench/results/cuda-2026-11-26-n1-deep/NOTES.md, call 6). */
+static const int wide_lanes = 16, wide_batches = 2;
+#define LOOMCU_NARROW_WIDE_NNZ 4000000
 
 template <typename T, int G, int D, int V>
 __device__ __forceinline__ void deep_sum(const operands<T> &p, int64_t b, int64_t e, bool vec,
@@ -328,15 +335,15 @@ __device__ __forceinline__ void deep_sum(const operands<T> &p, int64_t b, int64_
     }
 }
 
-/* EB + SR at N = V (1 or 2) as segments: deep_sum, a group of deep_lanes
- * per long segment, narrow_thread_sum, a thread per short one.  vec: X is
+/* EB + SR at N = V (1 or 2) as segments: deep_sum, a group of GL lanes GD
+ * batches deep per long segment, narrow_thread_sum, a thread per short one.  vec: X is
  * row-major with V-aligned rows. */
-template <typename T, int V>
+template <typename T, int V, int GL = deep_lanes, int GD = deep_batches>
 __global__ void __launch_bounds__(256) eb_sr_narrow_segments_kernel(operands<T> p, segments_view<T> s,
                                                                     bool vec)
 {
     const bool is_long = (int64_t)blockIdx.x < s.long_blocks;
-    const int G = is_long ? deep_lanes : 1;
+    const int G = is_long ? GL : 1;
     const int64_t block = is_long ? blockIdx.x : blockIdx.x - s.long_blocks;
     const int64_t w = (block * blockDim.x + threadIdx.x) / G;
     if (w >= (is_long ? s.n_long : s.n_short))
@@ -348,7 +355,7 @@ __global__ void __launch_bounds__(256) eb_sr_narrow_segments_kernel(operands<T> 
     const uint64_t pol = x_policy();
     T acc[V];
     if (is_long)
-        deep_sum<T, deep_lanes, deep_batches, V>(p, b, e, vec, pol, acc);
+        deep_sum<T, GL, GD, V>(p, b, e, vec, pol, acc);
     else
         narrow_thread_sum<T, V>(p, b, e, vec, pol, acc);
     if ((threadIdx.x & (G - 1)) != 0)

@@ -233,10 +233,14 @@ static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segment
         v.long_blocks = (long_threads + block_threads - 1) / block_threads;
         const int64_t blocks = v.long_blocks + (short_threads + block_threads - 1) / block_threads;
         if (p.n <= 2) {
-            v.long_blocks = narrow_blocks(v.n_long, deep_lanes);
+            const bool wide = p.n == 1 && p.nnz >= LOOMCU_NARROW_WIDE_NNZ; /* speed only: same bits */
+            v.long_blocks = narrow_blocks(v.n_long, wide ? wide_lanes : deep_lanes);
             const int64_t nb = v.long_blocks + narrow_blocks(v.n_short, 1);
             const unsigned g = (unsigned)(nb > 0 ? nb : 1);
-            if (p.n == 1)
+            if (wide)
+                eb_sr_narrow_segments_kernel<T, 1, wide_lanes, wide_batches>
+                    <<<g, block_threads, 0, st>>>(p, v, false);
+            else if (p.n == 1)
                 eb_sr_narrow_segments_kernel<T, 1><<<g, block_threads, 0, st>>>(p, v, false);
             else
                 eb_sr_narrow_segments_kernel<T, 2><<<g, block_threads, 0, st>>>(p, v, vec2);
