@@ -2,6 +2,9 @@
  * tc_bench.cu - loom's tensor-core SpMM on the DLMC matrices, against
  * loom's CUDA-core designs, cuSPARSE CSR SpMM (fp16 and fp32) and cuBLAS
  * dense GEMM (fp16 in, fp32 accumulate) on the densified matrix, in one run.
+ * loom's tensor cores are timed in both forms (rows with k = 16 and 8,
+ * tiles); the summary gives the fastest of them per layer, then "auto":
+ * the form and k a plan's rules pick (lib/select_tc.h).
  *
  * Usage: tc_bench [--dlmc DIR] [--n 64,128,256,512] [--reps R] [--limit L]
  *                 [--budget SECONDS] [--csv FILE] [--only-tc]

@@ -88,12 +88,14 @@ void loomcu_tc_tiles_destroy(struct loomcu_tc_tiles *t);
 cudaError_t loomcu_tc_tiles_spmm(const loomcu_tc_plan *plan, const loomcu_tc_problem *p, cudaStream_t stream,
                                  int path);
 
-/* The two kernels behind loomcu_tc_spmm, which picks one per call: "gather"
- * (X rows gathered from L2 for every group) and "resident" (fp16/bf16 only:
- * each block holds a 64-column strip of X in shared memory; K up to about
- * 770 rows on an H200; chosen for tall matrices).  Same
- * arithmetic, so the same bits; tests run both.  A forced path that does not
- * apply returns cudaErrorNotSupported. */
+/* The kernels behind loomcu_tc_spmm, which picks one per call.  Rows form:
+ * "gather" (X rows gathered from L2 for every group) and "resident"
+ * (fp16/bf16 only: each block holds a 64-column strip of X in shared
+ * memory; K up to about 770 rows on an H200; chosen for tall matrices).
+ * Tiles form: "plain" and "pipelined" (tc_tiles.cu).  The kernels of one
+ * form do the same arithmetic, so give the same bits; tests run each.  A
+ * forced path that does not apply (another form's, or resident where K does
+ * not fit) returns cudaErrorNotSupported. */
 typedef enum loomcu_tc_path {
     LOOMCU_TC_PATH_AUTO = 0,
     LOOMCU_TC_PATH_GATHER = 1,
