@@ -1,8 +1,9 @@
 /*
- * tc_mma.cuh - the mma.sync instructions the tensor-core SpMM uses (all
- * m16n8, fp32 accumulate, A row-major, B column-major), shared by the
- * kernels (tc_spmm.cu) and the probe that measures their arithmetic
- * (bench/tc_probe.cu).  Fragment layouts: PTX ISA, "Matrix fragments for
+ * tc_mma.cuh - the PTX the tensor-core kernels share: the mma.sync
+ * instructions (all m16n8, fp32 accumulate, A row-major, B column-major),
+ * used by both forms' kernels (tc_spmm.cu, tc_tiles.cu) and by the probe
+ * that measures their arithmetic (bench/tc_probe.cu); and the shared-memory
+ * moves that feed them (cp.async, ldmatrix).  Fragment layouts: PTX ISA, "Matrix fragments for
  * mma.m16n8k16 / m16n8k8 / m16n8k4": lane 4g+q holds
  *   16-bit A: rows g, g+8, columns 2q, 2q+1 (+8 for k16); B: rows 2q, 2q+1
  *             (+8) of column g;
@@ -68,6 +69,49 @@ template <> struct mma<TC_PREC_TF32, 4> {
                      : "r"(a[0]), "r"(a[1]), "r"(b[0]));
     }
 };
+
+__device__ __forceinline__ uint32_t smem_addr(const void *p)
+{
+    return (uint32_t)__cvta_generic_to_shared(p);
+}
+
+/* cp.async of 16 bytes, global to shared: L1 = true caches the line in L1
+ * too (.ca: warps of one multiprocessor read the same rows), false in L2
+ * only (.cg). */
+template <bool L1> __device__ __forceinline__ void cp_async16(void *dst, const void *src)
+{
+    if constexpr (L1)
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 16;\n" ::"r"(smem_addr(dst)), "l"(src) : "memory");
+    else
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem_addr(dst)), "l"(src) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int N> __device__ __forceinline__ void cp_async_wait()
+{
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+/* ldmatrix of four (x4) or two (x2) 8x8 matrices of 16-bit values, lane l
+ * giving the shared-memory address of row l%8 of matrix l/8; .trans delivers
+ * them transposed. */
+__device__ __forceinline__ void ldsm_x4(uint32_t addr, uint32_t (&r)[4])
+{
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(addr));
+}
+__device__ __forceinline__ void ldsm_x4_trans(uint32_t addr, uint32_t (&r)[4])
+{
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(addr));
+}
+__device__ __forceinline__ void ldsm_x2_trans(uint32_t addr, uint32_t (&r)[4])
+{
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];\n"
+                 : "=r"(r[0]), "=r"(r[1])
+                 : "r"(addr));
+}
 
 } // namespace loomtc
 

@@ -164,26 +164,14 @@ struct params {
     int64_t k;         /* rows of X */
 };
 
-__device__ __forceinline__ uint32_t smem_addr(const void *p)
-{
-    return (uint32_t)__cvta_generic_to_shared(p);
-}
-
-/* cp.async, 16 bytes, cached in L1 too (.ca): warps on one multiprocessor
- * gather the same X rows.  (LOOMTC_CP_CG: L2 only, for tuning sessions.) */
-__device__ __forceinline__ void cp_async16(void *dst, const void *src)
-{
+/* X rows are staged with cp.async cached in L1 too: warps on one
+ * multiprocessor gather the same X rows.  (LOOMTC_CP_CG: L2 only, for tuning
+ * sessions.) */
 #ifdef LOOMTC_CP_CG
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem_addr(dst)), "l"(src) : "memory");
+constexpr bool STAGE_L1 = false;
 #else
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 16;\n" ::"r"(smem_addr(dst)), "l"(src) : "memory");
+constexpr bool STAGE_L1 = true;
 #endif
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-template <int N> __device__ __forceinline__ void cp_async_wait()
-{
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-}
 
 /* The P warps of one row meet here (named barrier 1 + slot; 0 is
  * __syncthreads, which the kernel never uses, so rows run independently). */
@@ -229,15 +217,11 @@ __device__ __forceinline__ void load_a(const typename storage<VT>::T *S, int t, 
          * of the tile, transposed on the way (.trans) */
         const int mi = lane >> 3, j = lane & 7;
         const auto *row = &S[(j + (mi >= 2 ? 8 : 0)) * R + 16 * t + ((mi & 1) ? 8 : 0)];
-        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                     : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
-                     : "r"(smem_addr(row)));
+        ldsm_x4_trans(smem_addr(row), a);
     } else {
         const int mi = (lane >> 3) & 1, j = lane & 7;
         const auto *row = &S[j * R + 16 * t + (mi ? 8 : 0)];
-        asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];\n"
-                     : "=r"(a[0]), "=r"(a[1])
-                     : "r"(smem_addr(row)));
+        ldsm_x2_trans(smem_addr(row), a);
     }
 }
 
@@ -298,7 +282,7 @@ __device__ __forceinline__ void stage_item(const params &p, const int32_t (&src)
         }
         const T *x = (const T *)p.x + (int64_t)src[it] * p.ldx + col;
         if (p.vec && col + EPC <= p.n) {
-            cp_async16(dst, x);
+            cp_async16<STAGE_L1>(dst, x);
         } else {
             uint32_t w[4];
             if constexpr (sizeof(T) == 2) {
@@ -709,13 +693,9 @@ __device__ __forceinline__ void rx_row(const rx_params &p, const loomcu_tc_row *
                 if (n0 + 16 * t < p.n) {
                     uint32_t a[4];
                     if constexpr (KS == 16)
-                        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                                     : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
-                                     : "r"(addr + 32 * t));
+                        ldsm_x4_trans(addr + 32 * t, a);
                     else
-                        asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];\n"
-                                     : "=r"(a[0]), "=r"(a[1])
-                                     : "r"(addr + 32 * t));
+                        ldsm_x2_trans(addr + 32 * t, a);
                     mma<PREC, KS>::run(acc[t], a, b);
                 }
             }
@@ -775,7 +755,7 @@ __global__ void __launch_bounds__(RX_THREADS, 2) tc_resident_kernel(rx_params p,
             } else {
                 const unsigned short *src = (const unsigned short *)p.x + (int64_t)r * p.ldx + col;
                 if (p.vec && col + 8 <= p.n)
-                    cp_async16(dst, src);
+                    cp_async16<STAGE_L1>(dst, src);
                 else
                     *reinterpret_cast<uint4 *>(dst) = load_chunk16_sync(p.n, src, col);
             }
@@ -1036,9 +1016,7 @@ static cudaError_t launch_bins(const loomcu_tc_plan *plan, params pr, cudaStream
 {
     typedef slot_shape<VT, PREC, KS> sh;
     int dev = 0, sms = 0, per_sm = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess)
-        e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    cudaError_t e = loomcu_tc_device_sms(&dev, &sms);
     if (e != cudaSuccess)
         return e;
     if constexpr (VT != TC_VAL_F32) { /* 16-bit storage: the resident-strip kernel where it pays */
@@ -1124,6 +1102,12 @@ static cudaError_t launch_bins(const loomcu_tc_plan *plan, params pr, cudaStream
 
 } // namespace loomtc
 
+extern "C" cudaError_t loomcu_tc_device_sms(int *dev, int *sms)
+{
+    cudaError_t e = cudaGetDevice(dev);
+    return e == cudaSuccess ? cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, *dev) : e;
+}
+
 extern "C" int loomcu_tc_supported(tc_value vt, const tc_config *cfg)
 {
     if (cfg->form == TC_FORM_TILES)
@@ -1200,10 +1184,7 @@ extern "C" cudaError_t loomcu_tc_plan_create(loomcu_tc_plan *plan, const int64_t
     plan->shape = (loomcu_tc_shape *)calloc(1, sizeof *plan->shape);
     if (!plan->group_count || !plan->shape) {
         free(host);
-        free(plan->group_count);
-        free(plan->shape);
-        plan->group_count = NULL;
-        plan->shape = NULL;
+        loomcu_tc_plan_destroy(plan);
         return cudaErrorMemoryAllocation;
     }
     for (int b = 0; b < LOOMCU_TC_BINS; b++) {
@@ -1220,14 +1201,8 @@ extern "C" cudaError_t loomcu_tc_plan_create(loomcu_tc_plan *plan, const int64_t
     if (e == cudaSuccess)
         e = cudaMemcpy(plan->rows, host, sizeof(loomcu_tc_row) * (size_t)m, cudaMemcpyHostToDevice);
     free(host);
-    if (e != cudaSuccess) {
-        cudaFree(plan->rows);
-        plan->rows = NULL;
-        free(plan->group_count);
-        plan->group_count = NULL;
-        free(plan->shape);
-        plan->shape = NULL;
-    }
+    if (e != cudaSuccess)
+        loomcu_tc_plan_destroy(plan);
     return e;
 }
 

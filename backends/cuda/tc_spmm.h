@@ -68,6 +68,9 @@ typedef struct loomcu_tc_plan {
                                             * made at the first call; the bins above stay empty */
 } loomcu_tc_plan;
 
+/* The current device and its multiprocessors (the launch shapes' input). */
+cudaError_t loomcu_tc_device_sms(int *dev, int *sms);
+
 /* 1 when kernels exist for this storage type, precision and MMA depth. */
 int loomcu_tc_supported(tc_value vt, const tc_config *cfg);
 

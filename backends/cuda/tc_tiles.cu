@@ -122,19 +122,10 @@ template <int VT> __device__ __forceinline__ bool nonfinite(uint16_t h)
     return (h & exp_mask<VT>()) == exp_mask<VT>();
 }
 
-__device__ __forceinline__ uint32_t smem_addr(const void *p)
-{
-    return (uint32_t)__cvta_generic_to_shared(p);
-}
-__device__ __forceinline__ void cp_async16(void *dst, const void *src)
-{
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem_addr(dst)), "l"(src) : "memory");
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-template <int N> __device__ __forceinline__ void cp_async_wait()
-{
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-}
+using loomtc::cp_async16;
+using loomtc::cp_async_commit;
+using loomtc::cp_async_wait;
+using loomtc::smem_addr;
 
 /* Start copying step st's slab of X (rows k0 .. k0 + 16*nsl - 1, columns
  * n0 .. n0+63) into xs: a 16-byte chunk per thread; rows past K or past
@@ -153,7 +144,7 @@ __device__ __forceinline__ void load_slab(const params &p, int64_t k0, int nsl, 
         }
         const uint16_t *src = p.x + krow * p.ldx + col;
         if (p.vec && col + 8 <= p.n) {
-            cp_async16(dst, src);
+            cp_async16<false>(dst, src); /* L2 only: each block reads a slab once */
         } else {
             uint32_t w[4];
 #pragma unroll
@@ -242,96 +233,59 @@ __device__ __forceinline__ void place(const params &p, int64_t rs, const run &r,
 }
 
 /* The MMAs of one step: nsl slices of 16 columns, this warp's 16 rows (wr)
- * by its 32 columns (wc: 4 MMA tiles of 8, those inside N). */
-/* Two shapes of the same MMAs (same order, same bits): step_mma reads each
- * slice's fragments just before its MMAs and fits 64 registers, for 4 blocks
- * per multiprocessor; step_mma_pipelined reads slice s+1's A and first B
- * fragments while slice s multiplies, which needs about 100 registers (2
- * blocks per multiprocessor) and is 6-10% faster where the grid fits. */
-template <int VT>
+ * by its 32 columns (wc: 4 MMA tiles of 8, those inside N).  AHEAD reads
+ * slice s+1's A and first B fragments while slice s multiplies: about 100
+ * registers (2 blocks per multiprocessor) against 64 (4), and 6-10% faster
+ * where the grid does not need the 4.  Same MMAs in the same order either
+ * way, so the same bits. */
+template <int VT, bool AHEAD>
 __device__ __forceinline__ void step_mma(const uint16_t *as, const uint16_t *xs, int nsl, int ntiles, int wr,
                                          int wc, int lane, float (&acc)[4][4])
 {
     constexpr int PREC = VT == TC_VAL_F16 ? TC_PREC_F16 : TC_PREC_BF16;
     const int mi = lane >> 3, j = lane & 7;
     const int t0 = 4 * wc; /* the warp's first MMA tile of the block's 8 */
-    for (int s = 0; s < nsl; s++) {
-        /* A fragment, row-major 16 x 16: matrices (rows 0-7 | 8-15) x (k 0-7 | 8-15) */
-        uint32_t a[4];
-        const uint16_t *arow = as + (16 * wr + j + ((mi & 1) ? 8 : 0)) * AS + 16 * s + ((mi & 2) ? 8 : 0);
-        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                     : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
-                     : "r"(smem_addr(arow)));
-#pragma unroll
-        for (int t2 = 0; t2 < 2; t2++) {
-            if (t0 + 2 * t2 >= ntiles)
-                break;
-            /* B fragments of MMA tiles t0+2t2 and t0+2t2+1: X slab rows (k) 0-7 | 8-15,
-             * columns 8(t0+2t2) + (0-7 | 8-15), transposed on the way */
-            uint32_t b[4];
-            const uint16_t *xrow =
-                xs + (16 * s + j + ((mi & 1) ? 8 : 0)) * XS + 8 * (t0 + 2 * t2) + ((mi & 2) ? 8 : 0);
-            asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                         : "=r"(b[0]), "=r"(b[1]), "=r"(b[2]), "=r"(b[3])
-                         : "r"(smem_addr(xrow)));
-            const uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
-            loomtc::mma<PREC, 16>::run(acc[2 * t2], a, b0);
-            if (t0 + 2 * t2 + 1 < ntiles)
-                loomtc::mma<PREC, 16>::run(acc[2 * t2 + 1], a, b1);
-        }
-    }
-}
-
-/* atomicAdd(c, 1) with acq_rel semantics at GPU scope. */
-__device__ __forceinline__ int count_in(int *c)
-{
-    int old;
-    asm volatile("atom.add.acq_rel.gpu.s32 %0, [%1], 1;\n" : "=r"(old) : "l"(c) : "memory");
-    return old;
-}
-template <int VT>
-__device__ __forceinline__ void step_mma_pipelined(const uint16_t *as, const uint16_t *xs, int nsl, int ntiles, int wr,
-                                         int wc, int lane, float (&acc)[4][4])
-{
-    constexpr int PREC = VT == TC_VAL_F16 ? TC_PREC_F16 : TC_PREC_BF16;
-    const int mi = lane >> 3, j = lane & 7;
-    const int t0 = 4 * wc;
-    /* per lane, the slice-0 addresses; slice s adds 16s columns of A, 16s rows of X */
-    const uint32_t a_at = smem_addr(as + (16 * wr + j + ((mi & 1) ? 8 : 0)) * AS + ((mi & 2) ? 8 : 0));
-    const uint32_t b_at = smem_addr(xs + (j + ((mi & 1) ? 8 : 0)) * XS + 8 * t0 + ((mi & 2) ? 8 : 0));
-    const bool two = t0 + 2 < ntiles;
-    uint32_t a[2][4], b[2][4];
-    auto load = [&](int s, int q) {
-        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                     : "=r"(a[q][0]), "=r"(a[q][1]), "=r"(a[q][2]), "=r"(a[q][3])
-                     : "r"(a_at + 2 * 16 * s));
-        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                     : "=r"(b[q][0]), "=r"(b[q][1]), "=r"(b[q][2]), "=r"(b[q][3])
-                     : "r"(b_at + 2 * 16 * s * XS));
-    };
     if (t0 >= ntiles)
         return;
-    load(0, 0);
-#pragma unroll
-    for (int s = 0; s < SPS; s++) {
-        if (s >= nsl)
-            break;
-        const int q = s & 1;
-        if (s + 1 < nsl)
-            load(s + 1, q ^ 1); /* the next slice's A and first B, in flight during these MMAs */
+    /* per lane, slice 0's addresses (A: row-major 16 x 16, matrices rows 0-7 |
+     * 8-15 by k 0-7 | 8-15; B: the X slab's k rows 0-7 | 8-15 by the pair of MMA
+     * tiles' columns, transposed on the way); slice s adds 16s columns of A and
+     * 16s rows of X, the second pair of tiles 16 columns */
+    const uint32_t a_at = smem_addr(as + (16 * wr + j + ((mi & 1) ? 8 : 0)) * AS + ((mi & 2) ? 8 : 0));
+    const uint32_t b_at = smem_addr(xs + (j + ((mi & 1) ? 8 : 0)) * XS + 8 * t0 + ((mi & 2) ? 8 : 0));
+    uint32_t a[2][4], b[2][4];
+    auto load = [&](int s, int q) {
+        loomtc::ldsm_x4(a_at + 2 * 16 * s, a[q]);
+        loomtc::ldsm_x4_trans(b_at + 2 * 16 * s * XS, b[q]);
+    };
+    auto multiply = [&](int s, int q) {
         const uint32_t b0[2] = {b[q][0], b[q][1]}, b1[2] = {b[q][2], b[q][3]};
         loomtc::mma<PREC, 16>::run(acc[0], a[q], b0);
         if (t0 + 1 < ntiles)
             loomtc::mma<PREC, 16>::run(acc[1], a[q], b1);
-        if (two) {
+        if (t0 + 2 < ntiles) {
             uint32_t c[4];
-            asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                         : "=r"(c[0]), "=r"(c[1]), "=r"(c[2]), "=r"(c[3])
-                         : "r"(b_at + 2 * (16 * s * XS + 16)));
+            loomtc::ldsm_x4_trans(b_at + 2 * (16 * s * XS + 16), c);
             const uint32_t c0[2] = {c[0], c[1]}, c1[2] = {c[2], c[3]};
             loomtc::mma<PREC, 16>::run(acc[2], a[q], c0);
             if (t0 + 3 < ntiles)
                 loomtc::mma<PREC, 16>::run(acc[3], a[q], c1);
+        }
+    };
+    if constexpr (AHEAD) {
+        load(0, 0);
+#pragma unroll
+        for (int s = 0; s < SPS; s++) {
+            if (s >= nsl)
+                break;
+            if (s + 1 < nsl)
+                load(s + 1, (s & 1) ^ 1);
+            multiply(s, s & 1);
+        }
+    } else {
+        for (int s = 0; s < nsl; s++) {
+            load(s, 0);
+            multiply(s, 0);
         }
     }
 }
@@ -365,8 +319,8 @@ template <int VT> __device__ __forceinline__ void finish(const params &p, int64_
     *y = from_f32<VT>(y32);
 }
 
-/* PIPE: step_mma_pipelined, 2 blocks per multiprocessor; else step_mma, 4
- * (64 registers; the 46 KB of shared memory allow 4). */
+/* PIPE: step_mma reads fragments a slice ahead, 2 blocks per
+ * multiprocessor; else 4 (64 registers; the 46 KB of shared memory allow 4). */
 template <int VT, bool PIPE> __global__ void __launch_bounds__(THREADS, PIPE ? 2 : 4) tiles_kernel(params p)
 {
     __shared__ __align__(16) uint16_t xs[XSTAGES * X_ELEMS];
@@ -438,10 +392,7 @@ template <int VT, bool PIPE> __global__ void __launch_bounds__(THREADS, PIPE ? 2
             load_slab(p, step_k0(st + XSTAGES - 1), step_nsl(st + XSTAGES - 1), n0,
                       xs + ((st + XSTAGES - 1) % XSTAGES) * X_ELEMS);
         cp_async_commit();
-        if constexpr (PIPE)
-            step_mma_pipelined<VT>(as + (st & 1) * A_ELEMS, xcur, nsl, ntiles, wr, wc, lane, acc);
-        else
-            step_mma<VT>(as + (st & 1) * A_ELEMS, xcur, nsl, ntiles, wr, wc, lane, acc);
+        step_mma<VT, PIPE>(as + (st & 1) * A_ELEMS, xcur, nsl, ntiles, wr, wc, lane, acc);
         if (st + 1 < steps) {
             /* A tile st+1 goes where tile st-1 was: every warp is past its MMAs */
             uint16_t *anext = as + ((st + 1) & 1) * A_ELEMS;
@@ -570,22 +521,6 @@ extern "C" void loomcu_tc_tiles_destroy(struct loomcu_tc_tiles *t)
     free(t);
 }
 
-/* The current device's multiprocessors, asked once per device. */
-static int multiprocessors(void)
-{
-    static int cached[64];
-    int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64)
-        return 132;
-    if (!cached[dev]) {
-        int n = 0;
-        if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || n <= 0)
-            return 132;
-        cached[dev] = n;
-    }
-    return cached[dev];
-}
-
 /* The device state for this call's K and N: made once, grown when N grows. */
 static cudaError_t tiles_state(struct loomcu_tc_tiles *t, const loomcu_tc_problem *p, int parts, int64_t slices,
                                int64_t ws, size_t tiles, cudaStream_t st)
@@ -668,7 +603,9 @@ extern "C" cudaError_t loomcu_tc_tiles_spmm(const loomcu_tc_plan *plan, const lo
     /* The pipelined kernel, unless the grid fits the GPU at 4 blocks per
      * multiprocessor but not at 2 (then one wave of the other beats two). */
     const int64_t blocks = row_tiles * col_tiles * parts;
-    const int sms = multiprocessors();
+    int dev = 0, sms = 0;
+    if ((e = loomcu_tc_device_sms(&dev, &sms)) != cudaSuccess)
+        return e;
     const bool pipe = path == LOOMCU_TC_PATH_TILES_PIPELINED ||
                       (path != LOOMCU_TC_PATH_TILES_PLAIN && !(blocks > 2 * (int64_t)sms && blocks <= 4 * (int64_t)sms));
     if (p->vt == TC_VAL_F16)
