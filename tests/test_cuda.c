@@ -462,6 +462,25 @@ static void test_errors(void **state)
     free(Y.data);
     loom_csr_destroy(&A);
 
+    /* the tiles form on float values (cuda runs it for f16/bf16 only) */
+    A = skewed_matrix(LOOM_F32, 50, 40, 1, 30, 10, 5);
+    loom_csr *dA = NULL;
+    CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, &dA));
+    loom_dense dX, dY;
+    CHECK(loom_dense_alloc(ctx, &dX, 40, 2, LOOM_ROW_MAJOR, LOOM_F32, LOOM_MEMORY_DEVICE));
+    CHECK(loom_dense_alloc(ctx, &dY, 50, 2, LOOM_ROW_MAJOR, LOOM_F32, LOOM_MEMORY_DEVICE));
+    opts.selector = LOOM_SELECT_FIXED;
+    CHECK(loom_strategy_parse("rb-rm-tc:f16,k=16,tiles", &opts.strategy));
+    st = loom_spmm_plan_create(ctx, &plan, dA, &dX, &dY, &opts);
+    assert_int_equal(st, LOOM_ERR_NOT_SUPPORTED);
+    printf("# tiles form on float values: %s\n", loom_last_error());
+    assert_non_null(strstr(loom_last_error(), "tiles form"));
+    assert_null(plan);
+    CHECK(loom_dense_free(ctx, &dX));
+    CHECK(loom_dense_free(ctx, &dY));
+    CHECK(loom_csr_destroy(&dA));
+    loom_csr_destroy(&A);
+
     size_t free_bytes = 0, total = 0;
     assert_int_equal(cudaMemGetInfo(&free_bytes, &total), cudaSuccess);
     printf("# device memory free at the end: %.1f MiB of %.1f MiB\n", free_bytes / 1048576.0,

@@ -23,6 +23,11 @@ static tc_config tc_config_of(const loom_strategy *s)
 loom_status loomcu_tc_supports(const loom_strategy *s, loom_dtype dtype)
 {
     tc_config cfg = tc_config_of(s);
+    if (cfg.form == TC_FORM_TILES && dtype != LOOM_F64 && !loomcu_tc_supported(tc_value_of(dtype), &cfg))
+        return loom__error(LOOM_ERR_NOT_SUPPORTED,
+                           "cuda: the tiles form runs f16 or bf16 values with operands of the same "
+                           "type and k = 16 only (here %s values, k = %d); the reference runs any",
+                           loom_dtype_name(dtype), cfg.k);
     if (dtype == LOOM_F64 || !loomcu_tc_supported(tc_value_of(dtype), &cfg))
         return loom__error(LOOM_ERR_NOT_SUPPORTED,
                            "cuda: no tensor-core kernel for %s values with these operands",
