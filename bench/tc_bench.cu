@@ -174,6 +174,7 @@ struct result {
     double t_tc16, t_tc8, t_tiles, t_tc, t_cc, t_sp16, t_sp32, t_blas;
     double t_auto; /* the form and k the rules pick (select_tc.h) */
     bool auto_tiles;
+    int auto_k;
     double max_rel; /* max |Y_tc - Y_cusparse_f32| / max |Y_cusparse_f32| */
     double t_base16, t_base8, t_base; /* the baseline build, when there is one */
     int64_t base_diff;                /* elements whose bits differ from the baseline (k16 + k8) */
@@ -456,7 +457,8 @@ int main(int argc, char **argv)
             CU(cudaMemcpy(y_tiles.data(), d_y16, 2 * y_tiles.size(), cudaMemcpyDeviceToHost));
             r.t_tc = std::min(std::min(r.t_tc16, r.t_tc8), r.t_tiles);
             r.auto_tiles = loom__tc_prefer_tiles(A.m, A.k, A.nnz, n);
-            r.t_auto = r.auto_tiles ? r.t_tiles : loom__tc_rows_k(A.m, A.nnz, n) == 8 ? r.t_tc8 : r.t_tc16;
+            r.auto_k = r.auto_tiles ? 16 : loom__tc_rows_k(A.m, A.nnz, n);
+            r.t_auto = r.auto_tiles ? r.t_tiles : r.auto_k == 8 ? r.t_tc8 : r.t_tc16;
             r.t_base16 = r.t_base8 = r.t_base = NAN;
             r.base_diff = 0;
 #ifdef LOOM_TC_BENCH_BASELINE
@@ -613,7 +615,7 @@ int main(int argc, char **argv)
                         (long long)n, r.t_tc16 * 1e3, r.t_tc8 * 1e3, r.t_cc * 1e3, r.t_sp16 * 1e3,
                         r.t_sp32 * 1e3, r.t_blas * 1e3, floor_bytes, r.t_base16 * 1e3, r.t_base8 * 1e3,
                         (long long)r.base_diff, r.t_tiles * 1e3,
-                        r.auto_tiles ? "tiles" : loom__tc_rows_k(A.m, A.nnz, n) == 8 ? "rows-k8" : "rows-k16");
+                        r.auto_tiles ? "tiles" : r.auto_k == 8 ? "rows-k8" : "rows-k16");
             results.push_back(r);
             cudaFree(d_x16);
             cudaFree(d_x32);
