@@ -481,6 +481,25 @@ static void test_errors(void **state)
     CHECK(loom_csr_destroy(&dA));
     loom_csr_destroy(&A);
 
+    /* ... and past its widest N (65535 tiles of 64 columns) */
+    static const int64_t ro16[3] = {0, 1, 1};
+    static const int32_t ci16[1] = {0};
+    static const uint16_t v16[1] = {0x3c00};
+    CHECK(loom_csr_create(ctx, &A, 2, 1, 1, LOOM_F16, ro16, ci16, v16));
+    CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, &dA));
+    const int64_t wide = 65535 * 64 + 1;
+    CHECK(loom_dense_alloc(ctx, &dX, 1, wide, LOOM_ROW_MAJOR, LOOM_F16, LOOM_MEMORY_DEVICE));
+    CHECK(loom_dense_alloc(ctx, &dY, 2, wide, LOOM_ROW_MAJOR, LOOM_F16, LOOM_MEMORY_DEVICE));
+    st = loom_spmm_plan_create(ctx, &plan, dA, &dX, &dY, &opts);
+    assert_int_equal(st, LOOM_ERR_NOT_SUPPORTED);
+    printf("# tiles form past its widest N: %s\n", loom_last_error());
+    assert_non_null(strstr(loom_last_error(), "N up to"));
+    assert_null(plan);
+    CHECK(loom_dense_free(ctx, &dX));
+    CHECK(loom_dense_free(ctx, &dY));
+    CHECK(loom_csr_destroy(&dA));
+    CHECK(loom_csr_destroy(&A));
+
     size_t free_bytes = 0, total = 0;
     assert_int_equal(cudaMemGetInfo(&free_bytes, &total), cudaSuccess);
     printf("# device memory free at the end: %.1f MiB of %.1f MiB\n", free_bytes / 1048576.0,

@@ -5,6 +5,9 @@
  * the one part the reference models (see bench/tc_probe.cu).
  */
 #include "config.h"
+
+#include <inttypes.h>
+
 #include "cuda_tc.h"
 #include "cuda_status.h"
 #include "tc_spmm.h"
@@ -40,6 +43,11 @@ loom_status loomcu_tc_prepare(loom_plan *plan)
     if (plan->x_layout != LOOM_ROW_MAJOR || plan->y_layout != LOOM_ROW_MAJOR)
         return loom__error(LOOM_ERR_NOT_SUPPORTED,
                            "cuda: tensor-core strategies need row-major X and Y");
+    if (plan->strategy.tc_form == LOOM_TC_TILES && plan->n > LOOMCU_TC_TILES_MAX_N)
+        return loom__error(LOOM_ERR_NOT_SUPPORTED,
+                           "cuda: the tiles form takes N up to %d columns of X (here %" PRId64
+                           "); the rows form takes any",
+                           LOOMCU_TC_TILES_MAX_N, plan->n);
     loomcu_tc_plan *tp = loom__calloc(1, sizeof *tp);
     if (!tp)
         return loom__error(LOOM_ERR_OUT_OF_MEMORY, "cuda tensor-core plan: out of host memory");

@@ -84,7 +84,9 @@ void loomcu_tc_plan_destroy(loomcu_tc_plan *plan);
 cudaError_t loomcu_tc_spmm(const loomcu_tc_plan *plan, const loomcu_tc_problem *p,
                            cudaStream_t stream);
 
-/* The tiles form (tc_tiles.cu), which loomcu_tc_spmm calls for it. */
+/* The tiles form (tc_tiles.cu), which loomcu_tc_spmm calls for it.  Its
+ * grid has a 64-column tile of Y per blockIdx.y, so N is at most: */
+#define LOOMCU_TC_TILES_MAX_N (65535 * 64)
 int loomcu_tc_tiles_supported(tc_value vt, const tc_config *cfg);
 struct loomcu_tc_tiles *loomcu_tc_tiles_create(void);
 void loomcu_tc_tiles_destroy(struct loomcu_tc_tiles *t);

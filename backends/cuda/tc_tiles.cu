@@ -570,7 +570,7 @@ extern "C" cudaError_t loomcu_tc_tiles_spmm(const loomcu_tc_plan *plan, const lo
     int64_t G;
     const int parts = tc_tile_parts(p->m, p->k, KS, &G);
     const int64_t row_tiles = (p->m + BM - 1) / BM, col_tiles = (p->n + BN - 1) / BN;
-    if (col_tiles > 65535 || row_tiles > INT32_MAX)
+    if (p->n > LOOMCU_TC_TILES_MAX_N || row_tiles > INT32_MAX)
         return cudaErrorInvalidValue;
     const int64_t slices = (p->k + KS - 1) / KS;
     cudaError_t e = tiles_state(plan->tiles, p, parts, slices, col_tiles * BN, (size_t)(row_tiles * col_tiles),
