@@ -340,7 +340,8 @@ static void test_random(void **state)
 
 /* 24000 rows of ~6 non-zeros: 3000 blocks of eight 1-warp rows, more than
  * the 132 x 3 an H200 runs at once, so each warp walks several rows (and the
- * long rows 2 and 3 share the launch); N = 72 ends in a partial strip. */
+ * long rows 2 and 3 share the launch); N = 72 ends in a partial strip.  Then
+ * the same rows with K = 1100. */
 static void test_tall(void **state)
 {
     (void)state;
@@ -349,6 +350,13 @@ static void test_tall(void **state)
     for (size_t c = 0; c < sizeof combos / sizeof combos[0]; c++)
         fails += run_case(&A, &combos[c], 72, 0, 1.0f, 0.0f, DATA_RANDOM, "tall");
     fails += run_case(&A, &combos[0], 72, 0, 1.0f, 0.0f, DATA_EXACT, "tall, exact inputs");
+    free(A.ro);
+    free(A.ci);
+    /* K = 1100 on 375 row tiles: one part in the tiles form, whose 69
+     * slices take 18 steps, placed in 5 chunks of A */
+    A = random_csr(24000, 1100, 0.004);
+    for (size_t c = 0; c < sizeof combos / sizeof combos[0]; c++)
+        fails += run_case(&A, &combos[c], 130, 0, 1.0f, 0.0f, DATA_RANDOM, "tall and wide");
     free(A.ro);
     free(A.ci);
     assert_int_equal(fails, 0);
