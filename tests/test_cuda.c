@@ -500,6 +500,42 @@ static void test_errors(void **state)
     CHECK(loom_csr_destroy(&dA));
     CHECK(loom_csr_destroy(&A));
 
+    /* ... and out of device memory for its slice index (4 bytes per row and
+     * 16 columns: 2^20 rows x 2^22 columns would take a terabyte), made at
+     * the first execution: the error says what it was for */
+    {
+        const int64_t m = (int64_t)1 << 20, k = (int64_t)1 << 22, n = 8;
+        int64_t *ro = malloc(sizeof *ro * (size_t)(m + 1));
+        int32_t *ci = malloc(sizeof *ci * (size_t)m);
+        uint16_t *v = malloc(sizeof *v * (size_t)m);
+        assert_non_null(ro);
+        assert_non_null(ci);
+        assert_non_null(v);
+        for (int64_t i = 0; i < m; i++) {
+            ro[i] = i;
+            ci[i] = (int32_t)(4 * i);
+            v[i] = 0x3c00;
+        }
+        ro[m] = m;
+        CHECK(loom_csr_create(ctx, &A, m, k, m, LOOM_F16, ro, ci, v));
+        free(ro);
+        free(ci);
+        free(v);
+        CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, &dA));
+        CHECK(loom_dense_alloc(ctx, &dX, k, n, LOOM_ROW_MAJOR, LOOM_F16, LOOM_MEMORY_DEVICE));
+        CHECK(loom_dense_alloc(ctx, &dY, m, n, LOOM_ROW_MAJOR, LOOM_F16, LOOM_MEMORY_DEVICE));
+        CHECK(loom_spmm_plan_create(ctx, &plan, dA, &dX, &dY, &opts));
+        st = loom_spmm_execute(plan, 1.0, &dX, 0.0, &dY);
+        assert_int_equal(st, LOOM_ERR_OUT_OF_MEMORY);
+        printf("# tiles form out of device memory: %s\n", loom_last_error());
+        assert_non_null(strstr(loom_last_error(), "slice index"));
+        CHECK(loom_plan_destroy(&plan));
+        CHECK(loom_dense_free(ctx, &dX));
+        CHECK(loom_dense_free(ctx, &dY));
+        CHECK(loom_csr_destroy(&dA));
+        CHECK(loom_csr_destroy(&A));
+    }
+
     size_t free_bytes = 0, total = 0;
     assert_int_equal(cudaMemGetInfo(&free_bytes, &total), cudaSuccess);
     printf("# device memory free at the end: %.1f MiB of %.1f MiB\n", free_bytes / 1048576.0,

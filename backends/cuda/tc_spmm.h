@@ -92,6 +92,10 @@ struct loomcu_tc_tiles *loomcu_tc_tiles_create(void);
 void loomcu_tc_tiles_destroy(struct loomcu_tc_tiles *t);
 cudaError_t loomcu_tc_tiles_spmm(const loomcu_tc_plan *plan, const loomcu_tc_problem *p, cudaStream_t stream,
                                  int path);
+/* The device memory the tiles form's state takes for an m x k matrix and N
+ * = n (its slice index and, with several parts, their workspace and
+ * counters), made at the plan's first call. */
+size_t loomcu_tc_tiles_state_bytes(int64_t m, int64_t k, int64_t n);
 
 /* The kernels behind loomcu_tc_spmm, which picks one per call.  Rows form:
  * "gather" (X rows gathered from L2 for every group) and "resident"

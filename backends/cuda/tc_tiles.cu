@@ -521,6 +521,19 @@ extern "C" void loomcu_tc_tiles_destroy(struct loomcu_tc_tiles *t)
     free(t);
 }
 
+extern "C" size_t loomcu_tc_tiles_state_bytes(int64_t m, int64_t k, int64_t n)
+{
+    using namespace loomtt;
+    int64_t G;
+    const int parts = tc_tile_parts(m, k, KS, &G);
+    const int64_t slices = (k + KS - 1) / KS, row_tiles = (m + BM - 1) / BM, col_tiles = (n + BN - 1) / BN;
+    size_t bytes = sizeof(int32_t) * (size_t)(m > 0 ? m : 1) * (size_t)(slices + 1);
+    if (parts > 1)
+        bytes += sizeof(float) * (size_t)parts * (size_t)m * (size_t)(col_tiles * BN) +
+                 sizeof(int) * (size_t)(row_tiles * col_tiles);
+    return bytes;
+}
+
 /* The device state for this call's K and N: made once, grown when N grows. */
 static cudaError_t tiles_state(struct loomcu_tc_tiles *t, const loomcu_tc_problem *p, int parts, int64_t slices,
                                int64_t ws, size_t tiles, cudaStream_t st)
