@@ -252,12 +252,6 @@ static void test_generated_shapes(void **state)
     }
 }
 
-static int cmp_i32(const void *a, const void *b)
-{
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Random skewed rows: row `long_row` has long_len non-zeros, a fraction of
  * the rows are empty (runs of them), the rest power-law lengths; values
  * with full random mantissas, some exact zeros and -0. */
@@ -277,48 +271,8 @@ static loom_csr *skewed_matrix(loom_dtype dtype, int64_t rows, int64_t cols, int
             len = long_len;
         ro[i + 1] = ro[i] + len;
     }
-    int64_t nnz = ro[rows];
-    int32_t *ci = malloc((size_t)(nnz ? nnz : 1) * sizeof *ci);
-    void *v = malloc((size_t)(nnz ? nnz : 1) * 8);
-    char *used = calloc((size_t)cols, 1);
-    assert_true(ci && v && used);
-    for (int64_t i = 0; i < rows; i++) {
-        int64_t len = ro[i + 1] - ro[i], k = 0;
-        if (len * 2 > cols) {
-            for (int64_t c = 0; c < cols && k < len; c++)
-                if ((int64_t)(test_rand(&st) % (uint64_t)(cols - c)) < len - k)
-                    ci[ro[i] + k++] = (int32_t)c;
-        } else {
-            while (k < len) {
-                int32_t c = (int32_t)(test_rand(&st) % (uint64_t)cols);
-                if (!used[c]) {
-                    used[c] = 1;
-                    ci[ro[i] + k++] = c;
-                }
-            }
-            for (int64_t j = ro[i]; j < ro[i + 1]; j++)
-                used[ci[j]] = 0;
-            qsort(ci + ro[i], (size_t)len, sizeof *ci, cmp_i32);
-        }
-    }
-    for (int64_t j = 0; j < nnz; j++) {
-        uint64_t r = test_rand(&st);
-        double x = (double)(r >> 11) * 0x1.0p-52 - 1.0;
-        if (r % 97 == 0)
-            x = 0.0;
-        else if (r % 89 == 0)
-            x = -0.0;
-        if (dtype == LOOM_F32)
-            ((float *)v)[j] = (float)x;
-        else
-            ((double *)v)[j] = x;
-    }
-    loom_csr *A = NULL;
-    CHECK(loom_csr_create(ctx, &A, rows, cols, nnz, dtype, ro, ci, v));
-    free(ro);
-    free(ci);
-    free(v);
-    free(used);
+    loom_csr *A = test_matrix_with_lengths(ctx, dtype, rows, cols, ro, &st);
+    assert_non_null(A);
     return A;
 }
 

@@ -111,6 +111,59 @@ loom_csr *test_matrix_make(loom_context *ctx, test_shape shape, loom_dtype dtype
     return A;
 }
 
+loom_csr *test_matrix_with_lengths(loom_context *ctx, loom_dtype dtype, int64_t rows, int64_t cols, int64_t *ro,
+                                   uint64_t *state)
+{
+    const int64_t nnz = ro[rows];
+    int32_t *ci = malloc((size_t)(nnz ? nnz : 1) * sizeof *ci);
+    void *v = malloc((size_t)(nnz ? nnz : 1) * 8);
+    char *used = calloc((size_t)(cols ? cols : 1), 1);
+    loom_csr *A = NULL;
+    if (!ci || !v || !used) {
+        fprintf(stderr, "test_matrix_with_lengths: out of memory\n");
+        goto out;
+    }
+    for (int64_t i = 0; i < rows; i++) {
+        int64_t len = ro[i + 1] - ro[i], k = 0;
+        if (len * 2 > cols) { /* dense-ish: every column with probability */
+            for (int64_t c = 0; c < cols && k < len; c++)
+                if ((int64_t)(test_rand(state) % (uint64_t)(cols - c)) < len - k)
+                    ci[ro[i] + k++] = (int32_t)c;
+        } else {
+            while (k < len) {
+                int32_t c = (int32_t)(test_rand(state) % (uint64_t)cols);
+                if (!used[c]) {
+                    used[c] = 1;
+                    ci[ro[i] + k++] = c;
+                }
+            }
+            for (int64_t j = ro[i]; j < ro[i + 1]; j++)
+                used[ci[j]] = 0;
+            qsort(ci + ro[i], (size_t)len, sizeof *ci, cmp_int32);
+        }
+    }
+    for (int64_t j = 0; j < nnz; j++) {
+        uint64_t r = test_rand(state);
+        double x = (double)(r >> 11) * 0x1.0p-52 - 1.0;
+        if (r % 97 == 0)
+            x = 0.0;
+        else if (r % 89 == 0)
+            x = -0.0;
+        if (dtype == LOOM_F32)
+            ((float *)v)[j] = (float)x;
+        else
+            ((double *)v)[j] = x;
+    }
+    if (loom_csr_create(ctx, &A, rows, cols, nnz, dtype, ro, ci, v) != LOOM_SUCCESS)
+        fprintf(stderr, "test_matrix_with_lengths: %s\n", loom_last_error());
+out:
+    free(ro);
+    free(ci);
+    free(v);
+    free(used);
+    return A;
+}
+
 loom_csr *test_matrix_read(loom_context *ctx, const char *name, loom_dtype dtype)
 {
     char path[4096];

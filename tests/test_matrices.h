@@ -25,6 +25,13 @@ const char *test_shape_name(test_shape shape);
  * random mantissas.  Returns NULL (and fails the test) on error. */
 loom_csr *test_matrix_make(loom_context *ctx, test_shape shape, loom_dtype dtype, uint64_t seed);
 
+/* A of the given row offsets ro (rows + 1 of them; taken over and freed):
+ * sorted distinct random columns drawn from *state, values with full random
+ * mantissas in [-1, 1) and some exact zeros and -0, f32 or f64.  Returns
+ * NULL (with the message on stderr) on error. */
+loom_csr *test_matrix_with_lengths(loom_context *ctx, loom_dtype dtype, int64_t rows, int64_t cols, int64_t *ro,
+                                   uint64_t *state);
+
 /* The unit-test matrices of data/unittest that are real-valued or pattern. */
 extern const char *const test_unittest_files[];
 

@@ -263,9 +263,6 @@ static int cmp_i32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static loom_csr *matrix_with_lengths(loom_dtype dtype, int64_t rows, int64_t cols, int64_t *ro,
-                                     uint64_t st);
-
 /* Rows whose lengths follow a steep power law (a few rows of thousands of
  * non-zeros that cross many EB chunks, many of 0-3), runs of empty rows,
  * and values with full random mantissas, some exact zeros and -0. */
@@ -282,7 +279,9 @@ static loom_csr *skewed_matrix(loom_dtype dtype, int64_t rows, int64_t cols, uin
             len = 0; /* runs of empty rows */
         ro[i + 1] = ro[i] + len;
     }
-    return matrix_with_lengths(dtype, rows, cols, ro, st);
+    loom_csr *A = test_matrix_with_lengths(ctx, dtype, rows, cols, ro, &st);
+    assert_non_null(A);
+    return A;
 }
 
 /* An R-MAT-like input (bench/cpu_bench's power-law graphs): about two
@@ -305,58 +304,11 @@ static loom_csr *powerlaw_matrix(loom_dtype dtype, int64_t rows, int64_t cols, i
             len = cols - (int64_t)(test_rand(&st) % 7);
         ro[i + 1] = ro[i] + (len < cols ? len : cols);
     }
-    return matrix_with_lengths(dtype, rows, cols, ro, st);
-}
-
-/* A with the row offsets ro (taken over and freed): sorted distinct random
- * columns, values with full random mantissas, some exact zeros and -0. */
-static loom_csr *matrix_with_lengths(loom_dtype dtype, int64_t rows, int64_t cols, int64_t *ro,
-                                     uint64_t st)
-{
-    int64_t nnz = ro[rows];
-    int32_t *ci = malloc((size_t)(nnz ? nnz : 1) * sizeof *ci);
-    void *v = malloc((size_t)(nnz ? nnz : 1) * 8);
-    char *used = calloc((size_t)cols, 1);
-    assert_true(ci && v && used);
-    for (int64_t i = 0; i < rows; i++) {
-        int64_t len = ro[i + 1] - ro[i], k = 0;
-        if (len * 2 > cols) { /* dense-ish: every column with probability */
-            for (int64_t c = 0; c < cols && k < len; c++)
-                if ((int64_t)(test_rand(&st) % (uint64_t)(cols - c)) < len - k)
-                    ci[ro[i] + k++] = (int32_t)c;
-        } else {
-            while (k < len) {
-                int32_t c = (int32_t)(test_rand(&st) % (uint64_t)cols);
-                if (!used[c]) {
-                    used[c] = 1;
-                    ci[ro[i] + k++] = c;
-                }
-            }
-            for (int64_t j = ro[i]; j < ro[i + 1]; j++)
-                used[ci[j]] = 0;
-            qsort(ci + ro[i], (size_t)len, sizeof *ci, cmp_i32);
-        }
-    }
-    for (int64_t j = 0; j < nnz; j++) {
-        uint64_t r = test_rand(&st);
-        double x = (double)(r >> 11) * 0x1.0p-52 - 1.0;
-        if (r % 97 == 0)
-            x = 0.0;
-        else if (r % 89 == 0)
-            x = -0.0;
-        if (dtype == LOOM_F32)
-            ((float *)v)[j] = (float)x;
-        else
-            ((double *)v)[j] = x;
-    }
-    loom_csr *A = NULL;
-    CHECK(loom_csr_create(ctx, &A, rows, cols, nnz, dtype, ro, ci, v));
-    free(ro);
-    free(ci);
-    free(v);
-    free(used);
+    loom_csr *A = test_matrix_with_lengths(ctx, dtype, rows, cols, ro, &st);
+    assert_non_null(A);
     return A;
 }
+
 
 static void test_skewed_random(void **state)
 {
@@ -555,7 +507,8 @@ static void test_large_arrays_spmv(void **state)
         ro[0] = 0;
         for (int64_t i = 0; i < n; i++)
             ro[i + 1] = ro[i] + (int64_t)(test_rand(&st) % 13);
-        loom_csr *A = matrix_with_lengths((loom_dtype)d, n, n, ro, st);
+        loom_csr *A = test_matrix_with_lengths(ctx, (loom_dtype)d, n, n, ro, &st);
+        assert_non_null(A);
         for (force_slices = 1; force_slices <= 2; force_slices++)
             check_case(A, &s, 1, LOOM_COL_MAJOR, LOOM_COL_MAJOR, 0, 1.5, 0.5, 990 + (uint64_t)d,
                        "large arrays");
