@@ -309,14 +309,20 @@ static int run_case(const host_csr *A, const struct combo *cb, int64_t n, int64_
 static void test_exact_inputs(void **state)
 {
     (void)state;
-    host_csr A = random_csr(150, 700, 0.05);
     int fails = 0;
-    for (size_t c = 0; c < sizeof combos / sizeof combos[0]; c++) {
-        fails += run_case(&A, &combos[c], 100, 0, 1.0f, 0.0f, DATA_EXACT, "random, exact inputs");
-        fails += run_case(&A, &combos[c], 7, 1, 2.0f, 1.0f, DATA_EXACT, "random, exact inputs");
+    /* K = 700: 4 parts in the tiles form; K = 250: one, whose blocks finish
+     * their own outputs (whole tiles two at a time where Y allows) */
+    const int64_t ks[2] = {700, 250};
+    for (int w = 0; w < 2; w++) {
+        host_csr A = random_csr(150, ks[w], 0.05);
+        for (size_t c = 0; c < sizeof combos / sizeof combos[0]; c++) {
+            fails += run_case(&A, &combos[c], 100, 0, 1.0f, 0.0f, DATA_EXACT, "random, exact inputs");
+            fails += run_case(&A, &combos[c], 100, 3, 0.5f, -1.5f, DATA_EXACT, "random, exact inputs");
+            fails += run_case(&A, &combos[c], 7, 1, 2.0f, 1.0f, DATA_EXACT, "random, exact inputs");
+        }
+        free(A.ro);
+        free(A.ci);
     }
-    free(A.ro);
-    free(A.ci);
     assert_int_equal(fails, 0);
 }
 
@@ -391,8 +397,8 @@ static void test_nonfinite(void **state)
     (void)state;
     int fails = 0;
     const int which[2] = {COMBO_TILES_F16, COMBO_TILES_BF16};
-    const int64_t ks[2] = {400, 1200}; /* 2 and 8 parts in the tiles form */
-    for (int w = 0; w < 2; w++) {
+    const int64_t ks[3] = {250, 400, 1200}; /* 1, 2 and 8 parts in the tiles form */
+    for (int w = 0; w < 3; w++) {
         host_csr A = random_csr(200, ks[w], 0.05);
         for (int c = 0; c < 2; c++) {
             fails += run_case(&A, &combos[which[c]], 100, 0, 1.0f, 0.0f, DATA_NONFINITE, "Inf/NaN in X");

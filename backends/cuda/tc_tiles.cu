@@ -89,6 +89,7 @@ struct params {
     int64_t ldy;
     float alpha, beta;
     int vec;                  /* X 16-byte aligned rows: cp.async */
+    int pairs;                /* Y 4-byte aligned rows: two outputs a store */
     int parts;                /* P */
     int64_t slices_per_part;  /* G */
     int64_t slices;           /* S */
@@ -156,6 +157,15 @@ __device__ __forceinline__ void load_slab(const params &p, int64_t k0, int nsl, 
             *reinterpret_cast<uint4 *>(dst) = make_uint4(w[0], w[1], w[2], w[3]);
         }
     }
+}
+
+/* The common slab: 64 rows inside K, this thread's two 16-byte chunks inside
+ * N and aligned - rows kr and kr + 32 of the slab, from src and src + 32
+ * rows of X (ldx32 = 32 * ldx). */
+__device__ __forceinline__ void load_slab_fast(const uint16_t *src, int64_t ldx32, uint16_t *dst)
+{
+    cp_async16<false>(dst, src);
+    cp_async16<false>(dst + 32 * XS, src + ldx32);
 }
 
 /* After the copies landed: replace this thread's non-finite slab values by
@@ -238,11 +248,14 @@ __device__ __forceinline__ void place(const params &p, int64_t rs, const run &r,
  * registers (2 blocks per multiprocessor) against 64 (4), and 6-10% faster
  * where the grid does not need the 4.  Same MMAs in the same order either
  * way, so the same bits. */
-template <int VT, bool AHEAD>
-__device__ __forceinline__ void step_mma(const uint16_t *as, const uint16_t *xs, int nsl, int ntiles, int wr,
+template <int VT, bool AHEAD, bool FULL>
+__device__ __forceinline__ void step_mma(const uint16_t *as, const uint16_t *xs, int nsl_, int ntiles_, int wr,
                                          int wc, int lane, float (&acc)[4][4])
 {
     constexpr int PREC = VT == TC_VAL_F16 ? TC_PREC_F16 : TC_PREC_BF16;
+    /* FULL: a whole step inside K and a whole tile inside N, so no test below
+     * is left at run time (a third of the step's instructions otherwise) */
+    const int nsl = FULL ? SPS : nsl_, ntiles = FULL ? 8 : ntiles_;
     const int mi = lane >> 3, j = lane & 7;
     const int t0 = 4 * wc; /* the warp's first MMA tile of the block's 8 */
     if (t0 >= ntiles)
@@ -319,6 +332,23 @@ template <int VT> __device__ __forceinline__ void finish(const params &p, int64_
     *y = from_f32<VT>(y32);
 }
 
+/* finish() of two neighbouring outputs of one row, whose pair of halves is
+ * 4-byte aligned (params.pairs), in one load and one store. */
+template <int VT> __device__ __forceinline__ void finish_pair(const params &p, uint16_t *y, float acc0, float acc1)
+{
+    uint32_t *y2 = reinterpret_cast<uint32_t *>(y);
+    float r0, r1;
+    if (p.beta == 0.0f) {
+        r0 = __fmul_rn(p.alpha, acc0);
+        r1 = __fmul_rn(p.alpha, acc1);
+    } else {
+        const uint32_t old = *y2;
+        r0 = __fmaf_rn(p.alpha, acc0, __fmul_rn(p.beta, to_f32<VT>((uint16_t)(old & 0xffffu))));
+        r1 = __fmaf_rn(p.alpha, acc1, __fmul_rn(p.beta, to_f32<VT>((uint16_t)(old >> 16))));
+    }
+    *y2 = (uint32_t)from_f32<VT>(r0) | ((uint32_t)from_f32<VT>(r1) << 16);
+}
+
 /* PIPE: step_mma reads fragments a slice ahead, 2 blocks per
  * multiprocessor; else 4 (64 registers; the 46 KB of shared memory allow 4). */
 template <int VT, bool PIPE> __global__ void __launch_bounds__(THREADS, PIPE ? 2 : 4) tiles_kernel(params p)
@@ -358,10 +388,26 @@ template <int VT, bool PIPE> __global__ void __launch_bounds__(THREADS, PIPE ? 2
             r = step_run(off, s_begin + SPS * (int64_t)st, step_nsl(st));
         return r;
     };
+    /* this thread's slab chunks (load_slab's c = tid and tid + 256): rows kr
+     * and kr + 32, 8 columns from n0 + 8 ch; the common step takes the fast
+     * path, the others (a part's last step short of 64 rows, K's or N's end,
+     * X unaligned) the general one */
+    const int kr = tid >> 3, ch = tid & 7;
+    static_assert(THREADS == 256 && BK == 64 && BN == 64, "two chunks a thread, rows kr and kr + 32");
+    const bool fast_cols = p.vec && n0 + 8 * ch + 8 <= p.n;
+    const uint16_t *xsrc = p.x + (s_begin * KS + kr) * p.ldx + n0 + 8 * ch; /* step 0's row kr */
+    const int64_t ldx32 = 32 * p.ldx, ldx64 = 64 * p.ldx;
+    auto issue_slab = [&](int st) {
+        uint16_t *dst = xs + (st % XSTAGES) * X_ELEMS;
+        if (fast_cols && step_nsl(st) == SPS && step_k0(st) + BK <= p.k)
+            load_slab_fast(xsrc + st * ldx64, ldx32, dst + kr * XS + 8 * ch);
+        else
+            load_slab(p, step_k0(st), step_nsl(st), n0, dst);
+    };
 #pragma unroll
     for (int i = 0; i < XSTAGES - 1; i++) {
         if (i < steps)
-            load_slab(p, step_k0(i), step_nsl(i), n0, xs + i * X_ELEMS);
+            issue_slab(i);
         cp_async_commit();
     }
 
@@ -389,10 +435,12 @@ template <int VT, bool PIPE> __global__ void __launch_bounds__(THREADS, PIPE ? 2
         /* slab st is whole and A tile st placed; every warp is past step st-1 */
         __syncthreads();
         if (st + XSTAGES - 1 < steps)
-            load_slab(p, step_k0(st + XSTAGES - 1), step_nsl(st + XSTAGES - 1), n0,
-                      xs + ((st + XSTAGES - 1) % XSTAGES) * X_ELEMS);
+            issue_slab(st + XSTAGES - 1);
         cp_async_commit();
-        step_mma<VT, PIPE>(as + (st & 1) * A_ELEMS, xcur, nsl, ntiles, wr, wc, lane, acc);
+        if (nsl == SPS && ntiles == 8)
+            step_mma<VT, PIPE, true>(as + (st & 1) * A_ELEMS, xcur, nsl, ntiles, wr, wc, lane, acc);
+        else
+            step_mma<VT, PIPE, false>(as + (st & 1) * A_ELEMS, xcur, nsl, ntiles, wr, wc, lane, acc);
         if (st + 1 < steps) {
             /* A tile st+1 goes where tile st-1 was: every warp is past its MMAs */
             uint16_t *anext = as + ((st + 1) & 1) * A_ELEMS;
@@ -409,6 +457,16 @@ template <int VT, bool PIPE> __global__ void __launch_bounds__(THREADS, PIPE ? 2
     /* Fragment of D: rows g, g+8 of the warp's 16, columns 2q, 2q+1 of MMA tile t. */
     const int g = lane >> 2, q = lane & 3;
     const bool any = __syncthreads_or(flagged);
+    if (p.parts == 1 && !any && p.pairs && row0 + BM <= p.m && n0 + BN <= p.n) {
+        /* the common tile: two neighbouring outputs a store, no bounds */
+        uint16_t *y0 = p.y + (row0 + 16 * wr + g) * p.ldy + n0 + 32 * wc + 2 * q;
+#pragma unroll
+        for (int t = 0; t < 4; t++)
+#pragma unroll
+            for (int h = 0; h < 2; h++)
+                finish_pair<VT>(p, y0 + 8 * h * p.ldy + 8 * t, acc[t][2 * h], acc[t][2 * h + 1]);
+        return;
+    }
     if (p.parts == 1) {
 #pragma unroll
         for (int t = 0; t < 4; t++)
@@ -605,6 +663,7 @@ extern "C" cudaError_t loomcu_tc_tiles_spmm(const loomcu_tc_plan *plan, const lo
     pr.alpha = p->alpha;
     pr.beta = p->beta;
     pr.vec = ((uintptr_t)p->x % 16 == 0) && (p->ldx % 8 == 0);
+    pr.pairs = ((uintptr_t)p->y % 4 == 0) && (p->ldy % 2 == 0);
     pr.parts = parts;
     pr.slices_per_part = G;
     pr.slices = slices;
