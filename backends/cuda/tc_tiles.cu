@@ -28,10 +28,15 @@
  * finishes.
  *
  * Where the time goes (H100, DLMC layers at N = 256, bench/results/tc/):
- * about 4 us of launch and host path, 3-8 us of prologue (two dependent
- * rounds of loads before the first A tile) and epilogue (the parts' sums
- * through L2), then about 1.5-2 us per step of 64 columns, bounded by the
- * step's barrier and dependent integer work, not by the MMAs or by memory.
+ * about 4 us of launch, then a kernel whose blocks are too few to hide
+ * latency (one or two per multiprocessor): Nsight Compute put a 64 x 256
+ * layer's kernel at 9.7 us of its own, about 2000 instructions a warp at
+ * 6.5 cycles each, split between the steps and the straight-line prologue
+ * and epilogue.  So instructions are time here: whole steps take a path
+ * with no run-time tests, and whole tiles store two outputs at a time.
+ * Neither a cluster epilogue (thread-block clusters, the parts' sums in
+ * distributed shared memory) nor placing a part's whole A up front paid
+ * on the layers with 8 parts (run-2026-11-26-h100-cluster/).
  *
  * Inf and NaN in X: a slab value that is not finite is replaced by 0 in
  * shared memory (it must not meet the zeros of the A tile: 0 * Inf = NaN
@@ -203,13 +208,15 @@ template <int VT> __device__ __forceinline__ bool clean_slab(uint16_t *xs)
 /* The scatter: each A row's LPR lanes take the row's non-zeros of a step
  * (a contiguous run, known from the slice index), lane li those at li,
  * li + LPR, ...  A step's first EPL per lane travel in registers, loaded a
- * step ahead; a run longer than LPR * EPL (over half the step's columns)
- * reads the rest when it is written. */
-constexpr int EPL = 2;
+ * step ahead; a longer run (over LPR * EPL non-zeros: a density above 1/4
+ * or 1/8 of the step's 64 columns) reads the rest when it is written,
+ * TAIL loads in flight at a time, so that the step waits one round trip
+ * for it, not one a non-zero. */
+constexpr int TAIL = 4;
 struct run {
     int32_t b, e; /* the step's non-zeros: [rs + b, rs + e), rs the row's start */
 };
-struct held {
+template <int EPL> struct held {
     int32_t col[EPL];
     uint16_t v[EPL];
 };
@@ -220,7 +227,8 @@ __device__ __forceinline__ run step_run(const int32_t *off, int64_t s0, int nsl)
     r.e = __ldg(off + s0 + nsl);
     return r;
 }
-__device__ __forceinline__ void hold(const params &p, int64_t rs, const run &r, int li, held &h)
+template <int EPL>
+__device__ __forceinline__ void hold(const params &p, int64_t rs, const run &r, int li, held<EPL> &h)
 {
 #pragma unroll
     for (int i = 0; i < EPL; i++) {
@@ -231,15 +239,28 @@ __device__ __forceinline__ void hold(const params &p, int64_t rs, const run &r, 
 }
 /* Write the held non-zeros (and the run's rest) into the row's row arow of
  * the zeroed A tile, whose first column is k0. */
-__device__ __forceinline__ void place(const params &p, int64_t rs, const run &r, int li, const held &h, int64_t k0,
-                                      uint16_t *arow)
+template <int EPL>
+__device__ __forceinline__ void place(const params &p, int64_t rs, const run &r, int li, const held<EPL> &h,
+                                      int64_t k0, uint16_t *arow)
 {
 #pragma unroll
     for (int i = 0; i < EPL; i++)
         if (h.col[i] >= 0)
             arow[h.col[i] - k0] = h.v[i];
-    for (int32_t e = r.b + li + LPR * EPL; e < r.e; e += LPR)
-        arow[__ldg(p.ci + rs + e) - k0] = __ldg(p.val + rs + e);
+    for (int32_t e = r.b + li + LPR * EPL; e < r.e; e += LPR * TAIL) {
+        int32_t c[TAIL];
+        uint16_t v[TAIL];
+#pragma unroll
+        for (int u = 0; u < TAIL; u++) {
+            const int32_t eu = e + LPR * u;
+            c[u] = eu < r.e ? __ldg(p.ci + rs + eu) : -1;
+            v[u] = eu < r.e ? __ldg(p.val + rs + eu) : 0;
+        }
+#pragma unroll
+        for (int u = 0; u < TAIL; u++)
+            if (c[u] >= 0)
+                arow[c[u] - k0] = v[u];
+    }
 }
 
 /* The MMAs of one step: nsl slices of 16 columns, this warp's 16 rows (wr)
@@ -419,7 +440,7 @@ template <int VT, bool PIPE> __global__ void __launch_bounds__(THREADS, PIPE ? 2
 
     /* A tile 0 now; step 1's non-zeros into registers, step 2's run known */
     run r_next = run_of(0);
-    held h;
+    held<PIPE ? 4 : 2> h; /* non-zeros a lane carries a step ahead (registers allowing) */
     hold(p, rs, r_next, li, h);
     zero_row(as);
     __syncwarp();
@@ -511,11 +532,12 @@ template <int VT, bool PIPE> __global__ void __launch_bounds__(THREADS, PIPE ? 2
         const int64_t row = row0 + idx / (BN / 4), col = n0 + 4 * (idx % (BN / 4));
         if (row >= p.m || col >= p.n)
             continue;
+        const float *w = p.work + row * p.ws + col;
+        const size_t part_stride = (size_t)p.m * p.ws;
         float4 v[TC_PARTS_MAX];
 #pragma unroll
         for (int l = 0; l < TC_PARTS_MAX; l++)
-            v[l] = l < p.parts ? __ldcg(reinterpret_cast<const float4 *>(p.work + ((size_t)l * p.m + row) * p.ws + col))
-                               : make_float4(0, 0, 0, 0);
+            v[l] = l < p.parts ? __ldcg(reinterpret_cast<const float4 *>(w + l * part_stride)) : make_float4(0, 0, 0, 0);
         /* the halving tree of tc_model.h step 4 (unrolled: v stays in registers) */
 #pragma unroll
         for (int s = TC_PARTS_MAX / 2; s >= 1; s /= 2)
@@ -527,6 +549,12 @@ template <int VT, bool PIPE> __global__ void __launch_bounds__(THREADS, PIPE ? 2
                     v[l].z = __fadd_rn(v[l].z, v[l + s].z);
                     v[l].w = __fadd_rn(v[l].w, v[l + s].w);
                 }
+        if (!tile_flagged && p.pairs && col + 4 <= p.n) { /* the common case: two stores of two */
+            uint16_t *y = p.y + row * p.ldy + col;
+            finish_pair<VT>(p, y, v[0].x, v[0].y);
+            finish_pair<VT>(p, y + 2, v[0].z, v[0].w);
+            continue;
+        }
         const float sum[4] = {v[0].x, v[0].y, v[0].z, v[0].w};
 #pragma unroll
         for (int e = 0; e < 4; e++)
