@@ -438,16 +438,18 @@ template <int VT, bool PIPE> __global__ void __launch_bounds__(THREADS, PIPE ? 2
         acc[t][0] = acc[t][1] = acc[t][2] = acc[t][3] = 0.0f;
     bool flagged = false;
 
-    /* A tile 0 now; step 1's non-zeros into registers, step 2's run known */
-    run r_next = run_of(0);
-    held<PIPE ? 4 : 2> h; /* non-zeros a lane carries a step ahead (registers allowing) */
+    /* A tile 0 now; step 1's non-zeros into registers, step 2's run known.
+     * The runs of steps 0-2 are read in one round trip and the non-zeros of
+     * steps 0 and 1 in the next, so step 1's are not a round trip behind. */
+    constexpr int EPL = PIPE ? 4 : 2; /* non-zeros a lane carries a step ahead (registers allowing) */
+    const run r0 = run_of(0);
+    run r_next = run_of(1), r_after = run_of(2);
+    held<EPL> h0, h;
+    hold(p, rs, r0, li, h0);
     hold(p, rs, r_next, li, h);
     zero_row(as);
     __syncwarp();
-    place(p, rs, r_next, li, h, step_k0(0), as + arow_i * AS);
-    r_next = run_of(1);
-    hold(p, rs, r_next, li, h);
-    run r_after = run_of(2);
+    place(p, rs, r0, li, h0, step_k0(0), as + arow_i * AS);
     for (int st = 0; st < steps; st++) {
         const int nsl = step_nsl(st);
         uint16_t *xcur = xs + (st % XSTAGES) * X_ELEMS;
