@@ -6,7 +6,7 @@
  * tiles); the summary gives the fastest of them per layer, then "auto":
  * the form and k a plan's rules pick (lib/select_tc.h).
  *
- * Usage: tc_bench [--dlmc DIR] [--n 64,128,256,512] [--reps R] [--limit L]
+ * Usage: tc_bench [--dlmc DIR] [--n 64,128,256,512] [--reps R] [--batches B] [--limit L]
  *                 [--budget SECONDS] [--csv FILE] [--only-tc]
  * Matrices are taken round-robin over (model, sparsity), so a run cut short
  * by --limit (per model and sparsity) or --budget (wall seconds, after which
@@ -17,8 +17,9 @@
  * The pattern comes from the file; values and X are random (fixed seed).
  * Y = A*X (alpha 1, beta 0); X, Y row-major.
  *
- * Per (matrix, N) it prints the time of each method (mean of R timed calls
- * after two warm-ups, CUDA events), GFLOP/s counted on the non-zeros
+ * Per (matrix, N) it prints the time of each method (after two warm-ups,
+ * the median over B batches (default 3) of a batch's mean of R back-to-back
+ * calls (default 10), CUDA events), GFLOP/s counted on the non-zeros
  * (2 nnz N / t), and the bytes-moved floor of the fp16 problem
  * (A's CSR arrays + X read once + Y written once) with the bandwidth it
  * implies.  The summary gives, per N: share of matrices where the
@@ -146,7 +147,13 @@ static float urand()
     return (float)((double)(rng >> 11) / 9007199254740992.0 * 2 - 1);
 }
 
-/* Mean time (ms) of one call of f over reps, after two warm-ups. */
+/* Batches of reps calls that time_ms takes the median of (--batches). */
+static int g_batches = 3;
+
+/* Time (ms) of one call of f: the median over g_batches batches of the
+ * batch's mean over reps back-to-back calls, after two warm-ups.  A single
+ * batch of a 4-6 us kernel moves by 5-15% from run to run; the median of
+ * batches keeps one slow batch (a clock change, another process) out. */
 template <typename F> static double time_ms(F f, int reps)
 {
     f();
@@ -154,17 +161,22 @@ template <typename F> static double time_ms(F f, int reps)
     cudaEvent_t a, b;
     CU(cudaEventCreate(&a));
     CU(cudaEventCreate(&b));
-    CU(cudaEventRecord(a));
-    for (int r = 0; r < reps; r++)
-        f();
-    CU(cudaEventRecord(b));
-    CU(cudaEventSynchronize(b));
-    float ms = 0;
-    CU(cudaEventElapsedTime(&ms, a, b));
+    std::vector<double> t;
+    for (int k = 0; k < g_batches; k++) {
+        CU(cudaEventRecord(a));
+        for (int r = 0; r < reps; r++)
+            f();
+        CU(cudaEventRecord(b));
+        CU(cudaEventSynchronize(b));
+        float ms = 0;
+        CU(cudaEventElapsedTime(&ms, a, b));
+        t.push_back(ms / reps);
+    }
     cudaEventDestroy(a);
     cudaEventDestroy(b);
     CU(cudaGetLastError());
-    return ms / reps;
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
 }
 
 struct result {
@@ -275,6 +287,8 @@ int main(int argc, char **argv)
             dlmc = argv[++i];
         else if (a == "--reps" && i + 1 < argc)
             reps = atoi(argv[++i]);
+        else if (a == "--batches" && i + 1 < argc)
+            g_batches = atoi(argv[++i]);
         else if (a == "--limit" && i + 1 < argc)
             limit = atoi(argv[++i]);
         else if (a == "--budget" && i + 1 < argc)
@@ -288,7 +302,7 @@ int main(int argc, char **argv)
             for (char *t = strtok(argv[++i], ","); t; t = strtok(NULL, ","))
                 ns.push_back(atoll(t));
         } else {
-            fprintf(stderr, "usage: tc_bench [--dlmc DIR] [--n 64,128,256,512] [--reps R] [--limit L] "
+            fprintf(stderr, "usage: tc_bench [--dlmc DIR] [--n 64,128,256,512] [--reps R] [--batches B] [--limit L] "
                             "[--budget S] [--csv FILE] [--only-tc]\n");
             return 2;
         }
@@ -309,8 +323,12 @@ int main(int argc, char **argv)
     }
     cudaDeviceProp prop;
     CU(cudaGetDeviceProperties(&prop, 0));
-    printf("tc_bench on %s (%d SMs), DLMC from %s, %d reps\n", prop.name, prop.multiProcessorCount,
-           dlmc.c_str(), reps);
+    if (reps < 1 || g_batches < 1) {
+        fprintf(stderr, "tc_bench: --reps and --batches take a positive count\n");
+        return 2;
+    }
+    printf("tc_bench on %s (%d SMs), DLMC from %s, %d reps, median of %d batches\n", prop.name,
+           prop.multiProcessorCount, dlmc.c_str(), reps, g_batches);
     FILE *csv = csv_path ? fopen(csv_path, "w") : NULL;
     if (csv)
         fprintf(csv, "matrix,sparsity,m,k,nnz,n,tc_f16_k16_us,tc_f16_k8_us,cudacore_f32_us,"
@@ -658,7 +676,7 @@ int main(int argc, char **argv)
 #endif
     if (skipped)
         printf("\n%d matrices not run: the --budget of %.0f s was spent\n", skipped, budget);
-    printf("\nsummary (tc = the fastest of loom's tensor-core f16 forms: rows k16, rows k8, tiles; times are means of %d calls)\n", reps);
+    printf("\nsummary (tc = the fastest of loom's tensor-core f16 forms: rows k16, rows k8, tiles; times are medians of %d batches of %d calls)\n", g_batches, reps);
     printf("%5s %6s | %-28s | %-28s | %-28s | %-20s\n", "N", "sp", "vs cuSPARSE f16: faster, geo",
            "vs cuBLAS f16: faster, geo", "vs cuSPARSE f32: faster, geo", "vs loom CUDA-core f32");
 #ifdef LOOM_TC_BENCH_BASELINE
