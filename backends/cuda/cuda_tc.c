@@ -59,7 +59,24 @@ loom_status loomcu_tc_prepare(loom_plan *plan)
         return loomcu_status(err, "tensor-core row binning on the device");
     }
     plan->backend_data = tp;
-    return LOOM_SUCCESS;
+    if (cfg.form != TC_FORM_TILES)
+        return LOOM_SUCCESS;
+    /* the tiles form's index and workspace, now rather than at the first
+     * execution: the plan knows K and N */
+    const loom_csr *A = plan->A;
+    loomcu_tc_problem p = {A->rows, A->cols, plan->n, A->row_offsets, A->col_indices, A->values,
+                           tc_value_of(plan->dtype), NULL, 0, NULL, 0, 1.0f, 0.0f};
+    err = loomcu_tc_tiles_reserve(tp, &p, (cudaStream_t)plan->ctx.stream);
+    if (err == cudaErrorMemoryAllocation) {
+        cudaGetLastError(); /* not sticky: later calls start clean */
+        return loom__error(LOOM_ERR_OUT_OF_MEMORY,
+                           "cuda: tensor-core plan, tiles form: out of device memory for its slice index and "
+                           "parts' workspace (%.1f MiB for %" PRId64 " x %" PRId64 " at N = %" PRId64
+                           "); the rows form needs neither",
+                           loomcu_tc_tiles_state_bytes(A->rows, A->cols, plan->n) / 1048576.0, A->rows, A->cols,
+                           plan->n);
+    }
+    return loomcu_status(err, "tensor-core tiles form's slice index");
 }
 
 void loomcu_tc_release(loom_plan *plan)
@@ -78,15 +95,6 @@ loom_status loomcu_tc_spmm_plan(loom_plan *plan, double alpha, const loom_dense 
     loomcu_tc_problem p = {A->rows, A->cols, X->cols, A->row_offsets, A->col_indices, A->values,
                            tc_value_of(plan->dtype), X->data, X->ld, Y->data, Y->ld,
                            (float)alpha, (float)beta};
-    const cudaError_t err = loomcu_tc_spmm(plan->backend_data, &p, (cudaStream_t)plan->ctx.stream);
-    if (err == cudaErrorMemoryAllocation && plan->strategy.tc_form == LOOM_TC_TILES) {
-        cudaGetLastError(); /* not sticky: later calls start clean */
-        return loom__error(LOOM_ERR_OUT_OF_MEMORY,
-                           "cuda: tensor-core SpMM, tiles form: out of device memory for the plan's slice "
-                           "index and parts' workspace (%.1f MiB for %" PRId64 " x %" PRId64 " at N = %" PRId64
-                           ", made at the first execution); the rows form needs neither",
-                           loomcu_tc_tiles_state_bytes(A->rows, A->cols, X->cols) / 1048576.0, A->rows, A->cols,
-                           X->cols);
-    }
-    return loomcu_status(err, "tensor-core SpMM");
+    return loomcu_status(loomcu_tc_spmm(plan->backend_data, &p, (cudaStream_t)plan->ctx.stream),
+                         "tensor-core SpMM");
 }

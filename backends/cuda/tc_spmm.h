@@ -65,7 +65,8 @@ typedef struct loomcu_tc_plan {
                                             * written by loomcu_tc_spmm, so calls on one plan must
                                             * take turns (a loom plan's executions do) */
     struct loomcu_tc_tiles *tiles;         /* tiles form only (tc_tiles.cu): its device state,
-                                            * made at the first call; the bins above stay empty */
+                                            * made by loomcu_tc_tiles_reserve or at the first
+                                            * call; the bins above stay empty */
 } loomcu_tc_plan;
 
 /* The current device and its multiprocessors (the launch shapes' input). */
@@ -92,9 +93,12 @@ struct loomcu_tc_tiles *loomcu_tc_tiles_create(void);
 void loomcu_tc_tiles_destroy(struct loomcu_tc_tiles *t);
 cudaError_t loomcu_tc_tiles_spmm(const loomcu_tc_plan *plan, const loomcu_tc_problem *p, cudaStream_t stream,
                                  int path);
-/* The device memory the tiles form's state takes for an m x k matrix and N
- * = n (its slice index and, with several parts, their workspace and
- * counters), made at the plan's first call. */
+/* The tiles form's device state for p's K and N (its slice index and,
+ * with several parts, their workspace and counters), made ahead of the
+ * first call: a loom plan makes it when the plan is made, so that running
+ * out of memory shows there.  A call without it makes it itself.  _bytes:
+ * the device memory it takes for an m x k matrix at N = n. */
+cudaError_t loomcu_tc_tiles_reserve(const loomcu_tc_plan *plan, const loomcu_tc_problem *p, cudaStream_t stream);
 size_t loomcu_tc_tiles_state_bytes(int64_t m, int64_t k, int64_t n);
 
 /* The kernels behind loomcu_tc_spmm, which picks one per call.  Rows form:

@@ -56,8 +56,9 @@
 #include "tc_mma.cuh"
 #include "tc_spmm.h"
 
-/* The tiles form's device state, made at a plan's first call (it needs K and
- * the column indices, which plan creation does not see): each row's first
+/* The tiles form's device state, made by loomcu_tc_tiles_reserve (it needs
+ * K, N and the column indices, which loomcu_tc_plan_create does not see;
+ * a loom plan calls it when it is made) or else at the first call: each row's first
  * non-zero of every slice (so the scatter knows its loads a step ahead,
  * instead of reading until it passes the slice: 4 bytes per row and 16
  * columns of K), the workspace of the parts' sums, and a counter per tile
@@ -344,30 +345,25 @@ template <int VT> __device__ float add_nonfinite(const params &p, int64_t row, i
     return acc;
 }
 
-/* Step 5, as tc_model.c finish(). */
+/* Step 5, as tc_model.c finish(): an output from its sum and Y's old value
+ * (read only where beta is not 0). */
+template <int VT> __device__ __forceinline__ uint16_t finished(const params &p, float acc, const uint16_t *y)
+{
+    return from_f32<VT>(p.beta == 0.0f ? __fmul_rn(p.alpha, acc)
+                                       : __fmaf_rn(p.alpha, acc, __fmul_rn(p.beta, to_f32<VT>(*y))));
+}
 template <int VT> __device__ __forceinline__ void finish(const params &p, int64_t row, int64_t col, float acc)
 {
     uint16_t *y = p.y + row * p.ldy + col;
-    const float y32 = p.beta == 0.0f ? __fmul_rn(p.alpha, acc)
-                                     : __fmaf_rn(p.alpha, acc, __fmul_rn(p.beta, to_f32<VT>(*y)));
-    *y = from_f32<VT>(y32);
+    *y = finished<VT>(p, acc, y);
 }
 
 /* finish() of two neighbouring outputs of one row, whose pair of halves is
- * 4-byte aligned (params.pairs), in one load and one store. */
+ * 4-byte aligned (params.pairs), in one store. */
 template <int VT> __device__ __forceinline__ void finish_pair(const params &p, uint16_t *y, float acc0, float acc1)
 {
-    uint32_t *y2 = reinterpret_cast<uint32_t *>(y);
-    float r0, r1;
-    if (p.beta == 0.0f) {
-        r0 = __fmul_rn(p.alpha, acc0);
-        r1 = __fmul_rn(p.alpha, acc1);
-    } else {
-        const uint32_t old = *y2;
-        r0 = __fmaf_rn(p.alpha, acc0, __fmul_rn(p.beta, to_f32<VT>((uint16_t)(old & 0xffffu))));
-        r1 = __fmaf_rn(p.alpha, acc1, __fmul_rn(p.beta, to_f32<VT>((uint16_t)(old >> 16))));
-    }
-    *y2 = (uint32_t)from_f32<VT>(r0) | ((uint32_t)from_f32<VT>(r1) << 16);
+    const uint32_t pair = (uint32_t)finished<VT>(p, acc0, y) | ((uint32_t)finished<VT>(p, acc1, y + 1) << 16);
+    *reinterpret_cast<uint32_t *>(y) = pair;
 }
 
 /* PIPE: step_mma reads fragments a slice ahead, 2 blocks per
@@ -609,57 +605,77 @@ extern "C" void loomcu_tc_tiles_destroy(struct loomcu_tc_tiles *t)
     free(t);
 }
 
-extern "C" size_t loomcu_tc_tiles_state_bytes(int64_t m, int64_t k, int64_t n)
+/* What the state holds for an m x k matrix at N = n: the slice index's
+ * entries, the workspace's floats and the counters (both 0 with one part). */
+struct tiles_sizes {
+    int parts;
+    int64_t slices_per_part, slices, ws;
+    size_t index_elems, work_elems, tiles;
+};
+static tiles_sizes sizes_of(int64_t m, int64_t k, int64_t n)
 {
     using namespace loomtt;
-    int64_t G;
-    const int parts = tc_tile_parts(m, k, KS, &G);
-    const int64_t slices = (k + KS - 1) / KS, row_tiles = (m + BM - 1) / BM, col_tiles = (n + BN - 1) / BN;
-    size_t bytes = sizeof(int32_t) * (size_t)(m > 0 ? m : 1) * (size_t)(slices + 1);
-    if (parts > 1)
-        bytes += sizeof(float) * (size_t)parts * (size_t)m * (size_t)(col_tiles * BN) +
-                 sizeof(int) * (size_t)(row_tiles * col_tiles);
-    return bytes;
+    tiles_sizes z;
+    z.parts = tc_tile_parts(m, k, KS, &z.slices_per_part);
+    z.slices = (k + KS - 1) / KS;
+    const int64_t row_tiles = (m + BM - 1) / BM, col_tiles = (n + BN - 1) / BN;
+    z.ws = col_tiles * BN;
+    z.index_elems = (size_t)(m > 0 ? m : 1) * (size_t)(z.slices + 1);
+    z.work_elems = z.parts > 1 ? (size_t)z.parts * (size_t)m * (size_t)z.ws : 0;
+    z.tiles = z.parts > 1 ? (size_t)(row_tiles * col_tiles) : 0;
+    return z;
+}
+
+extern "C" size_t loomcu_tc_tiles_state_bytes(int64_t m, int64_t k, int64_t n)
+{
+    const tiles_sizes z = sizes_of(m, k, n);
+    return sizeof(int32_t) * z.index_elems + sizeof(float) * z.work_elems + sizeof(int) * z.tiles;
 }
 
 /* The device state for this call's K and N: made once, grown when N grows. */
-static cudaError_t tiles_state(struct loomcu_tc_tiles *t, const loomcu_tc_problem *p, int parts, int64_t slices,
-                               int64_t ws, size_t tiles, cudaStream_t st)
+static cudaError_t tiles_state(struct loomcu_tc_tiles *t, const loomcu_tc_problem *p, const tiles_sizes &z,
+                               cudaStream_t st)
 {
     cudaError_t e = cudaSuccess;
     if (t->k != p->k) {
         cudaFree(t->slice_off);
         t->slice_off = NULL;
         t->k = 0;
-        e = cudaMalloc((void **)&t->slice_off, sizeof(int32_t) * (size_t)(p->m > 0 ? p->m : 1) * (size_t)(slices + 1));
-        if (e != cudaSuccess)
+        if ((e = cudaMalloc((void **)&t->slice_off, sizeof(int32_t) * z.index_elems)) != cudaSuccess)
             return e;
         const int64_t blocks = (p->m + 255) / 256;
-        loomtt::slice_index_kernel<<<(unsigned)blocks, 256, 0, st>>>(p->row_offsets, p->col_indices, p->m, slices,
+        loomtt::slice_index_kernel<<<(unsigned)blocks, 256, 0, st>>>(p->row_offsets, p->col_indices, p->m, z.slices,
                                                                       t->slice_off);
         if ((e = cudaGetLastError()) != cudaSuccess)
             return e;
         t->k = p->k;
     }
-    const size_t need = parts > 1 ? (size_t)parts * (size_t)p->m * (size_t)ws : 0;
-    if (need > t->work_elems) {
+    if (z.work_elems > t->work_elems) {
         cudaFree(t->work);
         t->work = NULL;
         t->work_elems = 0;
-        if ((e = cudaMalloc((void **)&t->work, sizeof(float) * need)) != cudaSuccess)
+        if ((e = cudaMalloc((void **)&t->work, sizeof(float) * z.work_elems)) != cudaSuccess)
             return e;
-        t->work_elems = need;
+        t->work_elems = z.work_elems;
     }
-    if (parts > 1 && tiles > t->tiles) {
+    if (z.tiles > t->tiles) {
         cudaFree(t->count);
         t->count = NULL;
         t->tiles = 0;
-        if ((e = cudaMalloc((void **)&t->count, sizeof(int) * tiles)) != cudaSuccess ||
-            (e = cudaMemsetAsync(t->count, 0, sizeof(int) * tiles, st)) != cudaSuccess)
+        if ((e = cudaMalloc((void **)&t->count, sizeof(int) * z.tiles)) != cudaSuccess ||
+            (e = cudaMemsetAsync(t->count, 0, sizeof(int) * z.tiles, st)) != cudaSuccess)
             return e;
-        t->tiles = tiles;
+        t->tiles = z.tiles;
     }
     return e;
+}
+
+extern "C" cudaError_t loomcu_tc_tiles_reserve(const loomcu_tc_plan *plan, const loomcu_tc_problem *p,
+                                               cudaStream_t stream)
+{
+    if (!plan->tiles || p->n > LOOMCU_TC_TILES_MAX_N)
+        return cudaErrorInvalidValue;
+    return tiles_state(plan->tiles, p, sizes_of(p->m, p->k, p->n), stream);
 }
 
 extern "C" cudaError_t loomcu_tc_tiles_spmm(const loomcu_tc_plan *plan, const loomcu_tc_problem *p,
@@ -668,14 +684,14 @@ extern "C" cudaError_t loomcu_tc_tiles_spmm(const loomcu_tc_plan *plan, const lo
     using namespace loomtt;
     if (!loomcu_tc_tiles_supported(p->vt, &plan->cfg) || !plan->tiles)
         return cudaErrorInvalidValue;
-    int64_t G;
-    const int parts = tc_tile_parts(p->m, p->k, KS, &G);
     const int64_t row_tiles = (p->m + BM - 1) / BM, col_tiles = (p->n + BN - 1) / BN;
     if (p->n > LOOMCU_TC_TILES_MAX_N || row_tiles > INT32_MAX)
         return cudaErrorInvalidValue;
-    const int64_t slices = (p->k + KS - 1) / KS;
-    cudaError_t e = tiles_state(plan->tiles, p, parts, slices, col_tiles * BN, (size_t)(row_tiles * col_tiles),
-                                stream);
+    const tiles_sizes z = sizes_of(p->m, p->k, p->n);
+    const int parts = z.parts;
+    /* made by loomcu_tc_tiles_reserve when a loom plan is made; here for a
+     * first call without it (the kernels' tests and benchmark) */
+    cudaError_t e = tiles_state(plan->tiles, p, z, stream);
     if (e != cudaSuccess)
         return e;
     params pr;
@@ -695,10 +711,10 @@ extern "C" cudaError_t loomcu_tc_tiles_spmm(const loomcu_tc_plan *plan, const lo
     pr.vec = ((uintptr_t)p->x % 16 == 0) && (p->ldx % 8 == 0);
     pr.pairs = ((uintptr_t)p->y % 4 == 0) && (p->ldy % 2 == 0);
     pr.parts = parts;
-    pr.slices_per_part = G;
-    pr.slices = slices;
+    pr.slices_per_part = z.slices_per_part;
+    pr.slices = z.slices;
     pr.slice_off = plan->tiles->slice_off;
-    pr.ws = col_tiles * BN;
+    pr.ws = z.ws;
     pr.work = plan->tiles->work;
     pr.count = plan->tiles->count;
     const dim3 grid((unsigned)row_tiles, (unsigned)col_tiles, (unsigned)parts);
