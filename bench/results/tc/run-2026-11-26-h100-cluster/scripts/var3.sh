@@ -16,7 +16,7 @@ wait
 for v in $VARS; do nvcc $ARCH -o $B/b$v $B/tc_bench.o $B/tc_spmm.o $B/t$v.o $B/m.o -lcusparse -lcublas -lz || echo FAIL link $v; done
 echo "built at $(( $(date +%s) - T0 ))s"
 mkdir -p $B/set && cp -r .tc-gpu/sub/* $B/set/ && cp .tc-gpu/ptiny/rn50/magnitude_pruning/0.9/* $B/set/rn50/magnitude_pruning/0.9/
-for r in 1 2; do for v in $VARS; do $B/b$v --dlmc $B/set --n 256 --reps 30 --only-tc > $OUT/$v$r.txt 2>&1; done; done
+for r in ${ROUNDS:-1 2}; do for v in $VARS; do $B/b$v --dlmc $B/set --n 256 --reps 30 --only-tc > $OUT/$v$r.txt 2>&1; done; done
 echo "timed at $(( $(date +%s) - T0 ))s"
 python3 - <<'PY'
 import glob,os
@@ -30,6 +30,8 @@ for v in vs:
                 x=float(line.split('|')[1].split()[2]); t.setdefault(name,{}); t[name][v]=min(x,t[name].get(v,1e9))
 print('%-56s'%'layer'+''.join('%9s'%v for v in vs))
 for k in t: print('%-56s'%k+''.join('%9.2f'%t[k].get(v,0) for v in vs))
+import math
+for v in vs[1:]: print('geomean %s/%s'%(vs[0],v), round(math.exp(sum(math.log(t[k][vs[0]]/t[k][v]) for k in t)/len(t)),3))
 PY
 for d in ${NCU_SETS-p512 ptiny}; do
   timeout 120 ncu --cache-control none --clock-control none -k regex:tiles_kernel --launch-skip 3 --launch-count 1 --section SourceCounters --section WarpStateStats -o $B/rep_$d \
