@@ -298,6 +298,35 @@ static void test_skewed_random(void **state)
     }
 }
 
+/* RB + PR on few rows with some long ones takes the deep walk at N = 2 to
+ * 4 (cuda_plan.c wants_pr_deep): every lane count, N values with and
+ * without vector loads (and N = 8, 33 past the rule), both layouts, rows
+ * below and above the deep length (LOOMCU_PR_DEEP x lanes) in one launch. */
+static void test_pr_deep(void **state)
+{
+    (void)state;
+    static const int64_t ns[] = {2, 3, 4, 8, 33};
+    for (int d = 0; d < 2; d++) {
+        if (quick && d == 1)
+            continue;
+        loom_csr *A = skewed_matrix((loom_dtype)d, 3000, 4000, 5, 3000, 20, 55 + d);
+        loom_csr *dA = NULL;
+        CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, &dA));
+        unsigned k = 0;
+        for (size_t li = 0; li < COUNT(lane_values); li++)
+            for (size_t ni = 0; ni < COUNT(ns); ni++, k++) {
+                loom_strategy s;
+                CHECK(loom_strategy_parse(k % 3 == 2 ? "rb-cm-pr" : "rb-rm-pr:vdl", &s));
+                s.lanes = lane_values[li];
+                loom_layout xl = (k % 4 == 3) ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR;
+                check_case(A, dA, &s, ns[ni], xl, LOOM_ROW_MAJOR, k % 2, 1.5, (k % 3) ? 0.5 : 0.0,
+                           700 + k, "RB + PR deep walk (3000 rows, one of 3000 non-zeros)");
+            }
+        CHECK(loom_csr_destroy(&dA));
+        loom_csr_destroy(&A);
+    }
+}
+
 /* No non-zeros at all, under every design. */
 /* EB+SR at N = 1 walks long segments with 16-lane groups from 4e6
  * non-zeros on (LOOMCU_NARROW_WIDE_NNZ, spmm_eb_segments.cuh), 8-lane ones
@@ -508,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_skewed_random),
         cmocka_unit_test(test_large_narrow),
+        cmocka_unit_test(test_pr_deep),
         cmocka_unit_test(test_generated_shapes),
         cmocka_unit_test(test_unittest_matrices),
     };

@@ -26,6 +26,10 @@ static inline int loomcu_wide_n(int64_t n, int coarsen)
     return n >= 16 || (n >= 8 && coarsen == 0);
 }
 
+/* RB + PR's deep walk (rb_pr_deep_kernel): pairs per lane in flight; a
+ * row takes it from LOOMCU_PR_DEEP x lanes non-zeros on. */
+#define LOOMCU_PR_DEEP 8
+
 /* One SpMM launch: Y = alpha*A*X + beta*Y, all pointers in device memory. */
 typedef struct loomcu_problem {
     int64_t m, k, n, nnz;
@@ -71,11 +75,13 @@ typedef struct loomcu_eb_segments {
 
 /* What a CUDA plan keeps on the device (plan->backend_data): EB strategies
  * use eb (chunks = 0: none) or, for SR at wide N, segs; RB + SR strategies
- * may use bins (n_long + n_short = 0: none). */
+ * may use bins (n_long + n_short = 0: none); RB + PR ones may set pr_deep
+ * (a launch choice, nothing on the device). */
 typedef struct loomcu_plan_data {
     loomcu_eb_data eb;
     loomcu_eb_segments segs;
     loomcu_row_bins bins;
+    int pr_deep; /* RB + PR: walk with rb_pr_deep_kernel (cuda_plan.c wants_pr_deep) */
     void *arena; /* the one device allocation every array above points into */
 } loomcu_plan_data;
 

@@ -108,8 +108,14 @@ template <typename T> struct rb_sr_family {
     template <int G, int V> void run() const { rb_sr_kernel<T, G, V><<<grid, block_threads, 0, st>>>(p, csc); }
 };
 template <typename T> struct rb_pr_family {
-    operands<T> p; dim3 grid; cudaStream_t st;
-    template <int W, int V> void run() const { rb_pr_kernel<T, W, V><<<grid, block_threads, 0, st>>>(p); }
+    operands<T> p; dim3 grid; cudaStream_t st; bool deep;
+    template <int W, int V> void run() const
+    {
+        if (deep)
+            rb_pr_deep_kernel<T, W, V><<<grid, block_threads, 0, st>>>(p);
+        else
+            rb_pr_kernel<T, W, V><<<grid, block_threads, 0, st>>>(p);
+    }
 };
 template <typename T> struct eb_sr_family {
     operands<T> p; eb_state<T> eb; dim3 grid; cudaStream_t st; bool csc;
@@ -355,7 +361,8 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
                                  (s->techniques & LOOM_TECH_CSC) != 0 || G > 1};
             with_gv<T>(G, V, f);
         } else {
-            rb_pr_family<T> f = {p, grid_for(p.m, s->lanes, p.n, V, s), st};
+            rb_pr_family<T> f = {p, grid_for(p.m, s->lanes, p.n, V, s), st,
+                                 data != NULL && data->pr_deep};
             with_wv<T>(s->lanes, V, f);
         }
         return cudaGetLastError();

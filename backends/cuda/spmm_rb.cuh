@@ -391,6 +391,94 @@ __global__ void rb_pr_kernel(operands<T> p)
     }
 }
 
+/*
+ * RB + PR, deep: rb_pr_kernel's arithmetic with PR_DEEP pairs per lane in
+ * flight.  Each lane still sums its share j = b + lane, b + lane + W, ...
+ * in that order and the tree is the same, so the bits are rb_pr_kernel's;
+ * only the loads run ahead: the (column, value) pairs of the next batch
+ * are loaded while the x vectors of this one arrive.  A row shorter than
+ * PR_DEEP * W takes rb_pr_kernel's walk.  The plan picks this kernel
+ * where a few long rows set the time (cuda_plan.c wants_pr_deep): there a
+ * lane of the longest row otherwise waits on one load round trip per few
+ * pairs.  On many rows the extra registers cost more occupancy than the
+ * long rows gain.
+ */
+static const int PR_DEEP = LOOMCU_PR_DEEP;
+
+template <typename T, int W, int V>
+__global__ void rb_pr_deep_kernel(operands<T> p)
+{
+    typedef arith<T> A;
+    const int64_t row = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / W;
+    if (row >= p.m)
+        return;
+    const int lane = threadIdx.x & (W - 1);
+    const unsigned mask = group_mask<W>();
+    const int64_t b = __ldg(p.ro + row), e = __ldg(p.ro + row + 1);
+    const bool deep = e - b >= (int64_t)PR_DEEP * W; /* the same in every lane */
+    for (int64_t c = (int64_t)blockIdx.y * V; c < p.n; c += (int64_t)gridDim.y * V) {
+        T part[V];
+#pragma unroll
+        for (int i = 0; i < V; i++)
+            part[i] = T(0);
+        int64_t j = b + lane;
+        if (!deep) {
+#pragma unroll 4
+            for (; j < e; j += W) {
+                const T a = __ldg(p.val + j);
+                T xv[V];
+                load_x<T, V>(p, __ldg(p.ci + j), c, xv);
+#pragma unroll
+                for (int i = 0; i < V; i++)
+                    part[i] = A::fma(a, xv[i], part[i]);
+            }
+        }
+        int32_t col[PR_DEEP];
+        T a[PR_DEEP];
+#pragma unroll
+        for (int u = 0; u < PR_DEEP; u++) {
+            const int64_t q = j + (int64_t)u * W;
+            col[u] = q < e ? __ldg(p.ci + q) : 0;
+            a[u] = q < e ? __ldg(p.val + q) : T(0);
+        }
+        while (j < e) { /* only deep rows get here */
+            T xv[PR_DEEP][V];
+#pragma unroll
+            for (int u = 0; u < PR_DEEP; u++) {
+                if (j + (int64_t)u * W < e) {
+                    load_x<T, V>(p, col[u], c, xv[u]);
+                } else {
+#pragma unroll
+                    for (int i = 0; i < V; i++)
+                        xv[u][i] = T(0);
+                }
+            }
+            const int64_t next = j + (int64_t)PR_DEEP * W;
+#pragma unroll
+            for (int u = 0; u < PR_DEEP; u++) {
+                const int64_t q = next + (int64_t)u * W;
+                const int32_t nc = q < e ? __ldg(p.ci + q) : 0;
+                const T na = q < e ? __ldg(p.val + q) : T(0);
+                if (j + (int64_t)u * W < e) {
+#pragma unroll
+                    for (int i = 0; i < V; i++)
+                        part[i] = A::fma(a[u], xv[u][i], part[i]);
+                }
+                col[u] = nc;
+                a[u] = na;
+            }
+            j = next;
+        }
+#pragma unroll
+        for (int s = W / 2; s >= 1; s /= 2)
+#pragma unroll
+            for (int i = 0; i < V; i++)
+                part[i] = A::add(part[i], shfl_down<W>(mask, part[i], s));
+        if (lane == 0)
+            finish_columns<T, V>(p, row, c, p.n, part);
+    }
+}
+
 /* Rows of an empty matrix (nnz = 0): every result is +0, finished. */
 template <typename T>
 __global__ void zero_rows_kernel(operands<T> p)
