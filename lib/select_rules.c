@@ -25,7 +25,13 @@
  *     2: R-MAT 1e6-1e8 0.55-0.92 of its time, soc-Slashdot 0.83-0.86,
  *     email-Enron 0.95), PR below that (the skewed
  *     graphs of 11K-180K non-zeros: 1.05-1.15x slower under SR;
- *     bench/results/cuda-2026-11-26-n1-deep/).
+ *     bench/results/cuda-2026-11-26-n1-deep/);
+ *   - and (H100, 2026-11-27) at N = 4, where EB+SR became the narrow walk
+ *     too: the same rule up to N = 4 (chunks of 128 against the best
+ *     EB+PR at N = 4: R-MAT 1e6 and 1e7 0.60-0.67 of its time,
+ *     soc-Slashdot 0.78, email-Enron 0.96; 1.06-1.08x slower on the
+ *     skewed graphs under 300000 non-zeros;
+ *     bench/results/cuda-2026-11-27-h100-narrow-n4/).
  * Refit again when a backend's kernels change.
  */
 #include "config.h"
@@ -45,7 +51,7 @@ typedef struct rule_thresholds {
 static const rule_thresholds papers = {"the papers'", 4, 1.0, 32.0, 0, 0};
 /* Refitted: a threshold no matrix reaches means "never". */
 static const rule_thresholds openmp_refit = {"refitted", 0, 1e9, 1e9, 0, 0};
-static const rule_thresholds cuda_refit = {"refitted", 8, 3.0, 64.0, 2, 300000};
+static const rule_thresholds cuda_refit = {"refitted", 8, 3.0, 64.0, 4, 300000};
 
 static int lanes_for_mean(double mean)
 {

@@ -45,7 +45,7 @@ static int quick;
 static long cases_run;
 
 static const int64_t n_all[] = {1, 2, 3, 4, 7, 8, 12, 16, 17, 32, 33, 64, 128, 257};
-static const int64_t n_quick[] = {1, 2, 3, 8, 33};
+static const int64_t n_quick[] = {1, 2, 3, 4, 8, 33};
 static const int lane_values[] = {2, 4, 8, 16, 32};
 static const int64_t sr_chunks[] = {1, 7, 64, 256, 1000};
 static const int64_t pr_chunk_multiples[] = {1, 3, 8, 37};

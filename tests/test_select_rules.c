@@ -45,11 +45,12 @@ static const rules_case cases[] = {
     {3, 4, 200, 0, 2, LOOM_BACKEND_CUDA, "eb-rm-pr:chunk=64,lanes=8,vdl", NULL},
     {12, 4, 200, 0, 2, LOOM_BACKEND_CUDA, "eb-rm-pr:chunk=256,lanes=16,vdl", NULL},
     {40, 4, 200, 0, 1, LOOM_BACKEND_CUDA, "eb-rm-pr:chunk=256,lanes=32,vdl", NULL},
-    /* ... but at N <= 2 under EB with 300000 non-zeros or more, SR (the
-     * narrow walk); not at N = 4, nor below 300000 */
+    /* ... but at N <= 4 under EB with 300000 non-zeros or more, SR (the
+     * narrow walk); not at N = 8, nor below 300000 */
     {10, 4, 200, 30000, 1, LOOM_BACKEND_CUDA, "eb-rm-sr:chunk=128,vdl,csc", "so sequential (SR)"},
     {10, 2.5, 100, 30000, 2, LOOM_BACKEND_CUDA, "eb-rm-sr:chunk=128,vdl,csc", NULL},
-    {10, 4, 200, 30000, 4, LOOM_BACKEND_CUDA, "eb-rm-pr:chunk=256,lanes=16,vdl", NULL},
+    {10, 4, 200, 30000, 4, LOOM_BACKEND_CUDA, "eb-rm-sr:chunk=128,vdl,csc", NULL},
+    {10, 4, 200, 30000, 8, LOOM_BACKEND_CUDA, "eb-rm-pr:chunk=256,lanes=16,vdl", NULL},
     {10, 4, 200, 29999, 2, LOOM_BACKEND_CUDA, "eb-rm-pr:chunk=256,lanes=16,vdl", NULL},
     {10, 0.5, 4, 30000, 1, LOOM_BACKEND_CUDA, "rb-rm-pr:lanes=16,vdl", NULL},
     /* the reference and OpenMP have no such exception */

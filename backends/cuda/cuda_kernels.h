@@ -26,6 +26,14 @@ static inline int loomcu_wide_n(int64_t n, int coarsen)
     return n >= 16 || (n >= 8 && coarsen == 0);
 }
 
+/* Whether EB + SR walks its segments with the narrow kernel at this N
+ * (eb_sr_narrow_segments_kernel: one X row of N values per non-zero, in
+ * one vector load where X allows).  Not N = 3: that instance spilled. */
+static inline int loomcu_narrow_n(int64_t n)
+{
+    return n == 1 || n == 2 || n == 4;
+}
+
 /* RB + PR's deep walk (rb_pr_deep_kernel): pairs per lane in flight; a
  * row takes it from LOOMCU_PR_DEEP x lanes non-zeros on. */
 #define LOOMCU_PR_DEEP 8

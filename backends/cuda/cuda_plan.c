@@ -260,15 +260,15 @@ static loom_status prepare_bins(const loom_plan *plan, loomcu_row_bins *bins, ar
     return LOOM_SUCCESS;
 }
 
-/* Whether EB + SR runs as segments (spmm_eb_segments.cuh): at N = 1 or 2
- * (eb_sr_narrow_segments_kernel), or where the wide walk applies
- * (row-major X, loomcu_wide_n). */
+/* Whether EB + SR runs as segments (spmm_eb_segments.cuh): at N = 1, 2
+ * and 4 (loomcu_narrow_n), or where the wide walk applies (row-major X,
+ * loomcu_wide_n). */
 static bool wants_segments(const loom_plan *plan)
 {
     const loom_strategy *s = &plan->strategy;
     const bool wide = plan->x_layout == LOOM_ROW_MAJOR && loomcu_wide_n(plan->n, s->coarsen);
     return s->mloop == LOOM_M_EB && s->kloop == LOOM_K_SR && plan->chunks > 0 &&
-           (plan->n <= 2 || wide) && plan->A->nnz > 0;
+           (loomcu_narrow_n(plan->n) || wide) && plan->A->nnz > 0;
 }
 
 /* Columns per carry slab of `slots` slots: all of N when it fits the

@@ -1,5 +1,5 @@
 /*
- * spmm_eb_segments.cuh - EB + SR at N <= 2 and at wide N, walked as segments.
+ * spmm_eb_segments.cuh - EB + SR at N = 1, 2, 4 and at wide N, walked as segments.
  *
  * EB + SR cuts every row at the chunk boundaries (multiples of C): each
  * piece is an fma chain from +0 in storage order, and a row of several
@@ -11,7 +11,7 @@
  * (longest first) one column per lane with deep load pipelines, the others
  * with the group's G x V shape.  A whole row's result is finished into Y;
  * a piece goes to its carry slot, and eb_segments_fixup_kernel adds each
- * crossing row's slots in order and finishes it.  At N = 1 and 2 the
+ * crossing row's slots in order and finishes it.  At N = 1, 2 and 4 the
  * narrow kernel (eb_sr_narrow_segments_kernel) walks them instead: a group
  * of 8 lanes per long segment, four batches deep, a thread per short one.
  *
@@ -169,6 +169,28 @@ template <> struct x_load<double, 2> {
     }
 };
 
+template <> struct x_load<float, 4> {
+    static __device__ __forceinline__ void get(const float *q, uint64_t pol, float (&o)[4])
+    {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+        asm("ld.global.nc.L2::cache_hint.v4.f32 {%0, %1, %2, %3}, [%4], %5;"
+            : "=f"(o[0]), "=f"(o[1]), "=f"(o[2]), "=f"(o[3]) : "l"(q), "l"(pol));
+#else
+        (void)pol;
+        vector_load<float, 4>::get(q, o);
+#endif
+    }
+};
+template <> struct x_load<double, 4> { /* 32 bytes: two 16-byte loads */
+    static __device__ __forceinline__ void get(const double *q, uint64_t pol, double (&o)[4])
+    {
+        double lo[2], hi[2];
+        x_load<double, 2>::get(q, pol, lo);
+        x_load<double, 2>::get(q + 2, pol, hi);
+        o[0] = lo[0], o[1] = lo[1], o[2] = hi[0], o[3] = hi[1];
+    }
+};
+
 /* A's pair at j, streamed; (0, 0) at or past end. */
 template <typename T>
 __device__ __forceinline__ void stream_pair(const operands<T> &p, int64_t j, int64_t end,
@@ -188,9 +210,10 @@ __device__ __forceinline__ int64_t stream_i64(const int64_t *q)
 }
 
 /*
- * X(k, 0 .. V-1) at N = V (1 or 2): one vector load where X is row-major
- * with V-aligned rows (vec), else element by element; nothing read, +0
- * returned, where the pair lies past the segment's end (live false).
+ * X(k, 0 .. V-1) at N = V (1, 2 or 4): one vector load where X is
+ * row-major with V-aligned rows (vec), else element by element; nothing
+ * read, +0 returned, where the pair lies past the segment's end (live
+ * false).
  */
 template <typename T, int V>
 __device__ __forceinline__ void narrow_x(const operands<T> &p, int32_t k, bool live, bool vec,
@@ -335,9 +358,9 @@ __device__ __forceinline__ void deep_sum(const operands<T> &p, int64_t b, int64_
     }
 }
 
-/* EB + SR at N = V (1 or 2) as segments: deep_sum, a group of GL lanes GD
- * batches deep per long segment, narrow_thread_sum, a thread per short one.  vec: X is
- * row-major with V-aligned rows. */
+/* EB + SR at N = V (1, 2 or 4) as segments: deep_sum, a group of GL lanes
+ * GD batches deep per long segment, narrow_thread_sum, a thread per short
+ * one.  vec: X is row-major with V-aligned rows. */
 template <typename T, int V, int GL = deep_lanes, int GD = deep_batches>
 __global__ void __launch_bounds__(256) eb_sr_narrow_segments_kernel(operands<T> p, segments_view<T> s,
                                                                     bool vec)

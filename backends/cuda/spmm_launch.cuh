@@ -219,7 +219,7 @@ static cudaError_t launch_n1_binned(const operands<T> &p, const loomcu_row_bins 
  * the segments, then the fix-up of the rows that cross chunks. */
 template <typename T>
 static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segments *sg,
-                                   int64_t chunk, int G, int V, bool vec2, cudaStream_t st)
+                                   int64_t chunk, int G, int V, bool vec, cudaStream_t st)
 {
     const int64_t tile_w = (int64_t)G * V, gl = tile_w < 32 ? tile_w : 32;
     segments_view<T> v;
@@ -238,7 +238,7 @@ static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segment
         const int64_t short_threads = v.n_short * ((width + tile_w - 1) / tile_w) * G;
         v.long_blocks = (long_threads + block_threads - 1) / block_threads;
         const int64_t blocks = v.long_blocks + (short_threads + block_threads - 1) / block_threads;
-        if (p.n <= 2) {
+        if (loomcu_narrow_n(p.n)) {
             const bool wide = p.n == 1 && p.nnz >= LOOMCU_NARROW_WIDE_NNZ; /* speed only: same bits */
             v.long_blocks = narrow_blocks(v.n_long, wide ? wide_lanes : deep_lanes);
             const int64_t nb = v.long_blocks + narrow_blocks(v.n_short, 1);
@@ -248,8 +248,10 @@ static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segment
                     <<<g, block_threads, 0, st>>>(p, v, false);
             else if (p.n == 1)
                 eb_sr_narrow_segments_kernel<T, 1><<<g, block_threads, 0, st>>>(p, v, false);
+            else if (p.n == 2)
+                eb_sr_narrow_segments_kernel<T, 2><<<g, block_threads, 0, st>>>(p, v, vec);
             else
-                eb_sr_narrow_segments_kernel<T, 2><<<g, block_threads, 0, st>>>(p, v, vec2);
+                eb_sr_narrow_segments_kernel<T, 4><<<g, block_threads, 0, st>>>(p, v, vec);
         } else {
             eb_sr_segments_family<T> f = {p, v, (unsigned)(blocks > 0 ? blocks : 1), st};
             with_wide_gv<T>(G, V, f);
@@ -330,12 +332,14 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
         data && data->segs.n_long + data->segs.n_short > 0 ? &data->segs : NULL;
 
     if (s->mloop == LOOM_M_EB && sr && segs && pr->nnz > 0) {
-        /* The plan makes segments only at N <= 2 and where the wide walk applies. */
+        /* The plan makes segments only at N = 1, 2, 4 and where the wide
+         * walk applies. */
         const int G = sr_group(pr, V);
-        if (pr->n > 2 && (G < 4 || G * V < 8))
+        if (!loomcu_narrow_n(pr->n) && (G < 4 || G * V < 8))
             return cudaErrorInvalidValue;
-        const bool vec2 = pr->x_col_stride == 1 && pr->x_vector_width >= 2;
-        return launch_segments<T>(p, segs, s->chunk, G, V, vec2, st);
+        /* X's rows as one vector at N = 2 and 4 (x_vector_width is at most 4) */
+        const bool vec = pr->x_col_stride == 1 && pr->x_vector_width >= pr->n;
+        return launch_segments<T>(p, segs, s->chunk, G, V, vec, st);
     }
     if (s->mloop == LOOM_M_RB && sr && bins && pr->n == 1 && pr->nnz > 0)
         return launch_n1_binned<T>(p, bins, st);
