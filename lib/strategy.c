@@ -154,7 +154,9 @@ loom_status loom_strategy_parse(const char *text, loom_strategy *s)
     for (int d = 0; d < LOOM_DESIGN_COUNT; d++)
         if (strcasecmp(buf, names[d]) == 0)
             index = d;
-    /* Tensor-core designs: RB with the TC K-loop, f16 with k = 16 by default. */
+    /* Tensor-core designs: RB with the TC K-loop, f16 by default; k, when not
+     * given, the deeper of the precision's two (16 for f16 and bf16, 8 for
+     * tf32). */
     bool tc = strcasecmp(buf, "rb-rm-tc") == 0 || strcasecmp(buf, "rb-cm-tc") == 0;
     if (tc)
         index = strcasecmp(buf, "rb-rm-tc") == 0 ? 0 : 2;
@@ -168,7 +170,7 @@ loom_status loom_strategy_parse(const char *text, loom_strategy *s)
     if (tc) {
         t.kloop = LOOM_K_TC;
         t.tc_precision = LOOM_TC_F16;
-        t.tc_k = 16;
+        t.tc_k = 0; /* not given yet: set below */
     }
     for (char *save = NULL, *opt = opts ? strtok_r(opts, ",", &save) : NULL; opt;
          opt = strtok_r(NULL, ",", &save)) {
@@ -184,6 +186,8 @@ loom_status loom_strategy_parse(const char *text, loom_strategy *s)
         if (st != LOOM_SUCCESS)
             return st;
     }
+    if (tc && t.tc_k == 0)
+        t.tc_k = t.tc_precision == LOOM_TC_TF32 ? 8 : 16;
     loom_status st = loom_strategy_check(&t);
     if (st != LOOM_SUCCESS)
         return st;

@@ -346,6 +346,14 @@ static void test_tensor_core_rules(void **state)
     assert_int_equal(loom_strategy_format(&s, buf, sizeof buf), LOOM_SUCCESS);
     assert_string_equal(buf, "rb-rm-tc:bf16,k=8");
     EXPECT(loom_strategy_parse("rb-rm-tc:tf32,k=16", &s), LOOM_ERR_INVALID_ARGUMENT, "k = 16");
+    /* k not given: the precision's deeper MMA, whatever the order of the options */
+    assert_int_equal(loom_strategy_parse("rb-rm-tc:tf32", &s), LOOM_SUCCESS);
+    assert_int_equal(s.tc_k, 8);
+    assert_int_equal(loom_strategy_parse("rb-rm-tc:bf16", &s), LOOM_SUCCESS);
+    assert_int_equal(s.tc_k, 16);
+    assert_int_equal(loom_strategy_parse("rb-rm-tc:k=4,tf32", &s), LOOM_SUCCESS);
+    assert_int_equal(s.tc_k, 4);
+    EXPECT(loom_strategy_parse("rb-rm-tc:k=0", &s), LOOM_ERR_INVALID_ARGUMENT, "k = -1");
     s.mloop = LOOM_M_EB;
     EXPECT(loom_strategy_check(&s), LOOM_ERR_INVALID_ARGUMENT, "row-balanced");
     assert_int_equal(loom_dtype_size(LOOM_F16), 2);
