@@ -118,6 +118,21 @@ for b in $backends; do
         done
     done
 done
+# Tensor-core designs (f32 operands, rounded to the MMA precision): the
+# reference's model bit for bit on the reference backend, on a GPU the
+# rigorous bound only; on both the float64 check uses the tensor-core
+# bound (the f32 one is far too tight for tf32 or f16 operands).
+for b in $backends; do
+    test "$b" = openmp && continue
+    for d in rb-rm-tc:tf32 rb-rm-tc:f16 rb-rm-tc:bf16,tiles; do
+        if expect_ok spmm -n 24 -r 1 --backend $b --design $d; then
+            expect_output '^float64: *within bound' "loom spmm --backend $b --design $d"
+            expect_output 'bound: .*tensor-core bound' "loom spmm --backend $b --design $d"
+            test "$b" = reference &&
+                expect_output '^reference: *bit-exact' "loom spmm --backend $b --design $d"
+        fi
+    done
+done
 for d in rb-cm-pr eb-rm-sr:chunk=64 eb-cm-pr:chunk=32,lanes=4; do
     expect_ok spmm -n 5 -r 1 --layout col --design $d --seed 7 &&
         expect_output '^reference: *bit-exact' "loom spmm --layout col --design $d"

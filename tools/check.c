@@ -5,6 +5,8 @@
 #include "config.h"
 #include "check.h"
 
+#include "tc_model.h"
+
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
@@ -89,7 +91,37 @@ static void judge(tool_f64_check *r, double y, double y64, double bound, int64_t
     }
 }
 
-loom_status tool_check_f64(const tool_problem *p, const loom_dense *Y, tool_f64_check *r)
+/*
+ * Tensor-core strategies round A and X to the MMA's precision and add
+ * inside the MMA unit in a way no model has matched bit for bit on every
+ * device, so each element is held to tc_element_bound (reference/
+ * tc_model.c): the exact product of the stored operands, within the
+ * error of the operand rounding and of the coarsest MMA addition (which
+ * covers any device's).  The operands are row-major (the tensor-core
+ * strategies need it) and f32 here.
+ */
+static loom_status check_tc(const tool_problem *p, const loom_strategy *s, const int64_t *ro,
+                            const int32_t *ci, const void *val, const loom_dense *Y,
+                            tool_f64_check *r)
+{
+    if (p->dtype != LOOM_F32 || p->X.layout != LOOM_ROW_MAJOR || Y->layout != LOOM_ROW_MAJOR)
+        return LOOM_ERR_NOT_SUPPORTED;
+    tc_config cfg = {(tc_precision)s->tc_precision, s->tc_k, (tc_form)s->tc_form};
+    tc_mma_model model;
+    tc_model_conservative(&model, s->tc_k);
+    tc_problem tp = {p->m, p->k, p->n, ro, ci, val, TC_VAL_F32, p->X.data, p->X.ld,
+                     Y->data, Y->ld, (float)p->alpha, 0.0f};
+    for (int64_t i = 0; i < p->m; i++)
+        for (int64_t c = 0; c < p->n; c++) {
+            double exact;
+            double bound = tc_element_bound(&tp, &cfg, &model, i, c, 0.0, &exact);
+            judge(r, element(Y, i, c), exact, bound, i, c);
+        }
+    return LOOM_SUCCESS;
+}
+
+loom_status tool_check_f64(const tool_problem *p, const loom_strategy *s, const loom_dense *Y,
+                           tool_f64_check *r)
 {
     memset(r, 0, sizeof *r);
     r->worst_row = r->worst_col = -1;
@@ -99,6 +131,8 @@ loom_status tool_check_f64(const tool_problem *p, const loom_dense *Y, tool_f64_
     loom_status st = loom_csr_arrays(p->A, &ro, &ci, &val);
     if (st != LOOM_SUCCESS)
         return st;
+    if (s->kloop == LOOM_K_TC)
+        return check_tc(p, s, ro, ci, val, Y, r);
     double u = p->dtype == LOOM_F32 ? FLT_EPSILON / 2 : DBL_EPSILON / 2;
     double eta = p->dtype == LOOM_F32 ? 0x1p-149 : 0x1p-1074;
     double *sum = malloc(2 * (size_t)p->n * sizeof *sum);
@@ -130,8 +164,11 @@ void tool_format_f64(const tool_f64_check *r, char *buf, size_t len)
                  r->exceeding, r->checked, r->max_abs_err, r->worst_row, r->worst_col);
 }
 
-const char *tool_f64_bound_text(loom_dtype dtype)
+const char *tool_f64_bound_text(loom_dtype dtype, const loom_strategy *s)
 {
+    if (s->kloop == LOOM_K_TC)
+        return "|y - y_exact| <= the tensor-core bound of reference/tc_model.c (operands rounded to "
+               "the MMA precision, fp32 accumulation in the coarsest MMA addition any device has)";
     return dtype == LOOM_F32
                ? "|y - y64| <= (g(L+1, 2^-24) + g(L, 2^-53)) * |alpha| * sum|a*x|, g(n, u) = nu/(1-nu), L = row length"
                : "|y - y64| <= (g(L+1, 2^-53) + g(L, 2^-53)) * |alpha| * sum|a*x|, g(n, u) = nu/(1-nu), L = row length";

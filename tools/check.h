@@ -34,17 +34,21 @@ typedef struct tool_f64_check {
     int64_t worst_row, worst_col;
 } tool_f64_check;
 
-/* Recompute alpha*A*X in double (beta must be 0) and compare with Y.
- * Element (i, c) passes when
+/* Recompute alpha*A*X in double (beta must be 0) and compare with Y,
+ * which strategy s computed.  Element (i, c) passes when
  *     |y - y64| <= |alpha| * (g(L+1, u) + g(L, 2^-53)) * sum_k |a_ik * x_kc| + (L+2) * eta
  * with L the length of row i, u the unit roundoff of the dtype, g(n, u) =
  * n*u / (1 - n*u) (Higham's gamma_n) and eta the smallest subnormal: the
  * error of any order of summing L products, one more rounding for alpha,
- * and the double loop's own error. */
-loom_status tool_check_f64(const tool_problem *p, const loom_dense *Y, tool_f64_check *r);
+ * and the double loop's own error.  Tensor-core strategies (f32, row-major
+ * only; else LOOM_ERR_NOT_SUPPORTED) are held to the bound of
+ * reference/tc_model.c instead, which adds the operands' rounding to the
+ * MMA precision. */
+loom_status tool_check_f64(const tool_problem *p, const loom_strategy *s, const loom_dense *Y,
+                           tool_f64_check *r);
 /* "passed: max |error| 1.2e-06, at most 3.1% of the bound", or the failure. */
 void tool_format_f64(const tool_f64_check *r, char *buf, size_t len);
 /* The bound in one line, for the output. */
-const char *tool_f64_bound_text(loom_dtype dtype);
+const char *tool_f64_bound_text(loom_dtype dtype, const loom_strategy *s);
 
 #endif /* TOOL_CHECK_H */

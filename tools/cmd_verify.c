@@ -239,6 +239,10 @@ static int recompute(const char *path, record *r)
                         print_difference(&want, &Y, i, j);
                         shown++;
                     }
+            if (opts.strategy.kloop == LOOM_K_TC)
+                printf("verify: (a tensor-core design: the reference reproduces a GPU's bits only "
+                       "with that GPU's MMA model, LOOM_TC_MODEL (loom-designs(7)); without one, "
+                       "'loom spmm' checks such a result against the tensor-core bound)\n");
             status = TOOL_EXIT_CHECK;
         }
         free(rec);

@@ -19,7 +19,9 @@ tools_loom_SOURCES = \
 	tools/run_record.h \
 	tools/run_record.c \
 	tools/record_format.h \
-	tools/sample_matrix.h
+	tools/sample_matrix.h \
+	reference/tc_model.h \
+	reference/tc_model.c
 nodist_tools_loom_SOURCES = tools/sample_matrix.c
 tools_loom_LDADD = lib/libloom.la -lm
 
