@@ -34,7 +34,7 @@ static inline int loomcu_narrow_n(int64_t n)
     return n == 1 || n == 2 || n == 4;
 }
 
-/* RB + PR's deep walk (rb_pr_deep_kernel): pairs per lane in flight; a
+/* RB + PR's deep walk (rb_pr_kernel, DEEP): pairs per lane in flight; a
  * row takes it from LOOMCU_PR_DEEP x lanes non-zeros on. */
 #define LOOMCU_PR_DEEP 8
 
@@ -89,7 +89,7 @@ typedef struct loomcu_plan_data {
     loomcu_eb_data eb;
     loomcu_eb_segments segs;
     loomcu_row_bins bins;
-    int pr_deep; /* RB + PR: walk with rb_pr_deep_kernel (cuda_plan.c wants_pr_deep) */
+    int pr_deep; /* RB + PR: rb_pr_kernel's deep form (cuda_plan.c wants_pr_deep) */
     void *arena; /* the one device allocation every array above points into */
 } loomcu_plan_data;
 

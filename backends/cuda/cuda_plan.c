@@ -176,7 +176,7 @@ static int64_t long_row_threshold(int64_t n)
 }
 
 /*
- * RB + PR at N = 2 to 4 walks with rb_pr_deep_kernel (more loads in flight
+ * RB + PR at N = 2 to 4 walks with rb_pr_kernel's deep form (more loads in flight
  * per lane) where a few long rows set the time: some row has
  * LOOMCU_PR_DEEP x lanes non-zeros or more and the matrix has at most
  * PR_DEEP_MAX_LANES lanes' worth of rows.  Measured on an H100
@@ -186,7 +186,7 @@ static int64_t long_row_threshold(int64_t n)
  * on many rows the deep kernel's registers cost occupancy the short rows
  * need (soc-Slashdot0902, 82K rows: 0.5x at N = 4); at N = 1 it gained
  * under 5% and at N = 8 it lost about 5%.  Speed only: the bits are
- * rb_pr_kernel's.
+ * the plain form's.
  */
 #define PR_DEEP_MAX_LANES ((int64_t)1 << 18)
 

@@ -112,9 +112,9 @@ template <typename T> struct rb_pr_family {
     template <int W, int V> void run() const
     {
         if (deep)
-            rb_pr_deep_kernel<T, W, V><<<grid, block_threads, 0, st>>>(p);
+            rb_pr_kernel<T, W, V, true><<<grid, block_threads, 0, st>>>(p);
         else
-            rb_pr_kernel<T, W, V><<<grid, block_threads, 0, st>>>(p);
+            rb_pr_kernel<T, W, V, false><<<grid, block_threads, 0, st>>>(p);
     }
 };
 template <typename T> struct eb_sr_family {

@@ -13,6 +13,25 @@
 
 namespace loomcu {
 
+/* part = fma(a[j], X(col[j], c..c+V-1), part) for j = j0, j0 + STRIDE,
+ * ... below e, in that order: SR's walk of a row (STRIDE 1) and a PR
+ * lane's share (STRIDE = the lanes). */
+template <typename T, int STRIDE, int V>
+__device__ __forceinline__ void strided_sum(const operands<T> &p, int64_t j, int64_t e, int64_t c,
+                                            T (&part)[V])
+{
+    typedef arith<T> A;
+#pragma unroll 4
+    for (; j < e; j += STRIDE) {
+        const T a = __ldg(p.val + j);
+        T xv[V];
+        load_x<T, V>(p, __ldg(p.ci + j), c, xv);
+#pragma unroll
+        for (int i = 0; i < V; i++)
+            part[i] = A::fma(a, xv[i], part[i]);
+    }
+}
+
 /*
  * The SR sum of non-zeros [b, e) for this lane's V columns, in storage order:
  * acc = fma(a[j], x[col[j]], acc), from +0.
@@ -69,15 +88,7 @@ __device__ __forceinline__ void sr_segment(const operands<T> &p, int64_t b, int6
             }
         }
     } else {
-#pragma unroll 4
-        for (int64_t j = b; j < e; j++) {
-            const T a = __ldg(p.val + j);
-            T xv[V];
-            load_x<T, V>(p, __ldg(p.ci + j), c, xv);
-#pragma unroll
-            for (int i = 0; i < V; i++)
-                acc[i] = A::fma(a, xv[i], acc[i]);
-        }
+        strided_sum<T, 1, V>(p, b, e, c, acc);
     }
 }
 
@@ -351,13 +362,66 @@ __global__ void __launch_bounds__(256) rb_sr_n1_binned_kernel(operands<T> p, row
 }
 
 /*
+ * Lane `lane`'s share of RB + PR's row [b, e) for V columns from c: pairs
+ * j = b + lane, b + lane + W, ... summed in that order with fma from +0
+ * (strided_sum).  The deep form keeps LOOMCU_PR_DEEP pairs in flight: the
+ * next batch's indices and values load while this batch's rows of X
+ * arrive; only the loads run ahead, so its sums are the plain form's.
+ */
+template <typename T, int W, int V>
+__device__ __forceinline__ void pr_share_deep(const operands<T> &p, int64_t j, int64_t e,
+                                              int64_t c, T (&part)[V])
+{
+    typedef arith<T> A;
+    const int D = LOOMCU_PR_DEEP;
+    int32_t col[D];
+    T a[D];
+#pragma unroll
+    for (int u = 0; u < D; u++) {
+        const int64_t q = j + (int64_t)u * W;
+        col[u] = q < e ? __ldg(p.ci + q) : 0;
+        a[u] = q < e ? __ldg(p.val + q) : T(0);
+    }
+    for (; j < e; j += (int64_t)D * W) {
+        T xv[D][V];
+#pragma unroll
+        for (int u = 0; u < D; u++) {
+            if (j + (int64_t)u * W < e) {
+                load_x<T, V>(p, col[u], c, xv[u]);
+            } else {
+#pragma unroll
+                for (int i = 0; i < V; i++)
+                    xv[u][i] = T(0);
+            }
+        }
+        const int64_t next = j + (int64_t)D * W;
+#pragma unroll
+        for (int u = 0; u < D; u++) {
+            const int64_t q = next + (int64_t)u * W;
+            const int32_t nc = q < e ? __ldg(p.ci + q) : 0;
+            const T na = q < e ? __ldg(p.val + q) : T(0);
+            if (j + (int64_t)u * W < e) {
+#pragma unroll
+                for (int i = 0; i < V; i++)
+                    part[i] = A::fma(a[u], xv[u][i], part[i]);
+            }
+            col[u] = nc;
+            a[u] = na;
+        }
+    }
+}
+
+/*
  * RB + PR: a group of W lanes owns a row.  The row's t-th non-zero goes to
  * lane t mod W, each lane sums its share with fma from +0, then the halving
  * tree s = W/2 .. 1 (shuffle-down): part[l] = part[l] + part[l+s].
  * Matches reference/order_rb_pr.h row_sum_rb_pr bit for bit.  Each lane
  * handles V columns per tile (VDL at small N: one float2/float4 per product).
+ * DEEP: rows of LOOMCU_PR_DEEP x W non-zeros or more take pr_share_deep
+ * (the plan's choice, cuda_plan.c wants_pr_deep: a few long rows setting
+ * the time; on many rows its registers cost the short rows occupancy).
  */
-template <typename T, int W, int V>
+template <typename T, int W, int V, bool DEEP>
 __global__ void rb_pr_kernel(operands<T> p)
 {
     typedef arith<T> A;
@@ -367,107 +431,19 @@ __global__ void rb_pr_kernel(operands<T> p)
     const int lane = threadIdx.x & (W - 1);
     const unsigned mask = group_mask<W>();
     const int64_t b = __ldg(p.ro + row), e = __ldg(p.ro + row + 1);
+    const bool deep = DEEP && e - b >= (int64_t)LOOMCU_PR_DEEP * W; /* the same in every lane */
     for (int64_t c = (int64_t)blockIdx.y * V; c < p.n; c += (int64_t)gridDim.y * V) {
         T part[V];
 #pragma unroll
         for (int i = 0; i < V; i++)
             part[i] = T(0);
-#pragma unroll 4
-        for (int64_t j = b + lane; j < e; j += W) {
-            const T a = __ldg(p.val + j);
-            T xv[V];
-            load_x<T, V>(p, __ldg(p.ci + j), c, xv);
-#pragma unroll
-            for (int i = 0; i < V; i++)
-                part[i] = A::fma(a, xv[i], part[i]);
-        }
-#pragma unroll
-        for (int s = W / 2; s >= 1; s /= 2)
-#pragma unroll
-            for (int i = 0; i < V; i++)
-                part[i] = A::add(part[i], shfl_down<W>(mask, part[i], s));
-        if (lane == 0)
-            finish_columns<T, V>(p, row, c, p.n, part);
-    }
-}
-
-/*
- * RB + PR, deep: rb_pr_kernel's arithmetic with PR_DEEP pairs per lane in
- * flight.  Each lane still sums its share j = b + lane, b + lane + W, ...
- * in that order and the tree is the same, so the bits are rb_pr_kernel's;
- * only the loads run ahead: the (column, value) pairs of the next batch
- * are loaded while the x vectors of this one arrive.  A row shorter than
- * PR_DEEP * W takes rb_pr_kernel's walk.  The plan picks this kernel
- * where a few long rows set the time (cuda_plan.c wants_pr_deep): there a
- * lane of the longest row otherwise waits on one load round trip per few
- * pairs.  On many rows the extra registers cost more occupancy than the
- * long rows gain.
- */
-static const int PR_DEEP = LOOMCU_PR_DEEP;
-
-template <typename T, int W, int V>
-__global__ void rb_pr_deep_kernel(operands<T> p)
-{
-    typedef arith<T> A;
-    const int64_t row = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / W;
-    if (row >= p.m)
-        return;
-    const int lane = threadIdx.x & (W - 1);
-    const unsigned mask = group_mask<W>();
-    const int64_t b = __ldg(p.ro + row), e = __ldg(p.ro + row + 1);
-    const bool deep = e - b >= (int64_t)PR_DEEP * W; /* the same in every lane */
-    for (int64_t c = (int64_t)blockIdx.y * V; c < p.n; c += (int64_t)gridDim.y * V) {
-        T part[V];
-#pragma unroll
-        for (int i = 0; i < V; i++)
-            part[i] = T(0);
-        int64_t j = b + lane;
-        if (!deep) {
-#pragma unroll 4
-            for (; j < e; j += W) {
-                const T a = __ldg(p.val + j);
-                T xv[V];
-                load_x<T, V>(p, __ldg(p.ci + j), c, xv);
-#pragma unroll
-                for (int i = 0; i < V; i++)
-                    part[i] = A::fma(a, xv[i], part[i]);
-            }
-        }
-        int32_t col[PR_DEEP];
-        T a[PR_DEEP];
-#pragma unroll
-        for (int u = 0; u < PR_DEEP; u++) {
-            const int64_t q = j + (int64_t)u * W;
-            col[u] = q < e ? __ldg(p.ci + q) : 0;
-            a[u] = q < e ? __ldg(p.val + q) : T(0);
-        }
-        while (j < e) { /* only deep rows get here */
-            T xv[PR_DEEP][V];
-#pragma unroll
-            for (int u = 0; u < PR_DEEP; u++) {
-                if (j + (int64_t)u * W < e) {
-                    load_x<T, V>(p, col[u], c, xv[u]);
-                } else {
-#pragma unroll
-                    for (int i = 0; i < V; i++)
-                        xv[u][i] = T(0);
-                }
-            }
-            const int64_t next = j + (int64_t)PR_DEEP * W;
-#pragma unroll
-            for (int u = 0; u < PR_DEEP; u++) {
-                const int64_t q = next + (int64_t)u * W;
-                const int32_t nc = q < e ? __ldg(p.ci + q) : 0;
-                const T na = q < e ? __ldg(p.val + q) : T(0);
-                if (j + (int64_t)u * W < e) {
-#pragma unroll
-                    for (int i = 0; i < V; i++)
-                        part[i] = A::fma(a[u], xv[u][i], part[i]);
-                }
-                col[u] = nc;
-                a[u] = na;
-            }
-            j = next;
+        if constexpr (DEEP) {
+            if (deep)
+                pr_share_deep<T, W, V>(p, b + lane, e, c, part);
+            else
+                strided_sum<T, W, V>(p, b + lane, e, c, part);
+        } else {
+            strided_sum<T, W, V>(p, b + lane, e, c, part);
         }
 #pragma unroll
         for (int s = W / 2; s >= 1; s /= 2)
