@@ -28,10 +28,11 @@ static inline int loomcu_wide_n(int64_t n, int coarsen)
 
 /* Whether EB + SR walks its segments with the narrow kernel at this N
  * (eb_sr_narrow_segments_kernel: one X row of N values per non-zero, in
- * one vector load where X allows).  Not N = 3: that instance spilled. */
+ * one vector load where X allows; N = 3 with the N = 4 instance, whose
+ * own 3-column instance spilled). */
 static inline int loomcu_narrow_n(int64_t n)
 {
-    return n == 1 || n == 2 || n == 4;
+    return n >= 1 && n <= 4;
 }
 
 /* RB + PR's deep walk (rb_pr_kernel, DEEP): pairs per lane in flight; a

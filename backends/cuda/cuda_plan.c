@@ -260,8 +260,8 @@ static loom_status prepare_bins(const loom_plan *plan, loomcu_row_bins *bins, ar
     return LOOM_SUCCESS;
 }
 
-/* Whether EB + SR runs as segments (spmm_eb_segments.cuh): at N = 1, 2
- * and 4 (loomcu_narrow_n), or where the wide walk applies (row-major X,
+/* Whether EB + SR runs as segments (spmm_eb_segments.cuh): at N <= 4
+ * (loomcu_narrow_n), or where the wide walk applies (row-major X,
  * loomcu_wide_n). */
 static bool wants_segments(const loom_plan *plan)
 {

@@ -1,5 +1,5 @@
 /*
- * spmm_eb_segments.cuh - EB + SR at N = 1, 2, 4 and at wide N, walked as segments.
+ * spmm_eb_segments.cuh - EB + SR at N <= 4 and at wide N, walked as segments.
  *
  * EB + SR cuts every row at the chunk boundaries (multiples of C): each
  * piece is an fma chain from +0 in storage order, and a row of several
@@ -11,7 +11,7 @@
  * (longest first) one column per lane with deep load pipelines, the others
  * with the group's G x V shape.  A whole row's result is finished into Y;
  * a piece goes to its carry slot, and eb_segments_fixup_kernel adds each
- * crossing row's slots in order and finishes it.  At N = 1, 2 and 4 the
+ * crossing row's slots in order and finishes it.  At N = 1 to 4 the
  * narrow kernel (eb_sr_narrow_segments_kernel) walks them instead: a group
  * of 8 lanes per long segment, four batches deep, a thread per short one.
  *
@@ -210,10 +210,10 @@ __device__ __forceinline__ int64_t stream_i64(const int64_t *q)
 }
 
 /*
- * X(k, 0 .. V-1) at N = V (1, 2 or 4): one vector load where X is
- * row-major with V-aligned rows (vec), else element by element; nothing
- * read, +0 returned, where the pair lies past the segment's end (live
- * false).
+ * X(k, 0 .. V-1) at N = V (1, 2 or 4; N = 3 walks with V = 4): one
+ * vector load where X is row-major with V-aligned rows (vec, N = V), else
+ * element by element, columns at or past N read as +0; nothing read, +0
+ * returned, where the pair lies past the segment's end (live false).
  */
 template <typename T, int V>
 __device__ __forceinline__ void narrow_x(const operands<T> &p, int32_t k, bool live, bool vec,
@@ -229,8 +229,9 @@ __device__ __forceinline__ void narrow_x(const operands<T> &p, int32_t k, bool l
     } else {
 #pragma unroll
         for (int i = 0; i < V; i++) {
-            T one[1];
-            x_load<T, 1>::get(q + i * p.xcs, pol, one);
+            T one[1] = {T(0)};
+            if (V < 4 || i < p.n) /* V = 4 also walks N = 3 */
+                x_load<T, 1>::get(q + i * p.xcs, pol, one);
             out[i] = one[0];
         }
     }
@@ -358,9 +359,10 @@ __device__ __forceinline__ void deep_sum(const operands<T> &p, int64_t b, int64_
     }
 }
 
-/* EB + SR at N = V (1, 2 or 4) as segments: deep_sum, a group of GL lanes
- * GD batches deep per long segment, narrow_thread_sum, a thread per short
- * one.  vec: X is row-major with V-aligned rows. */
+/* EB + SR at N = V (1, 2 or 4; N = 3 with V = 4, its fourth column +0 and
+ * never stored) as segments: deep_sum, a group of GL lanes GD batches deep
+ * per long segment, narrow_thread_sum, a thread per short one.  vec: X is
+ * row-major with V-aligned rows and N = V. */
 template <typename T, int V, int GL = deep_lanes, int GD = deep_batches>
 __global__ void __launch_bounds__(256) eb_sr_narrow_segments_kernel(operands<T> p, segments_view<T> s,
                                                                     bool vec)
@@ -388,7 +390,8 @@ __global__ void __launch_bounds__(256) eb_sr_narrow_segments_kernel(operands<T> 
     else
 #pragma unroll
         for (int k = 0; k < V; k++)
-            s.carry[slot * s.slab_w + k] = acc[k];
+            if (k < p.n)
+                s.carry[slot * s.slab_w + k] = acc[k];
 }
 
 /* The crossing rows: one thread per (row, column of the slab) adds the

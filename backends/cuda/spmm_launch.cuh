@@ -250,7 +250,7 @@ static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segment
                 eb_sr_narrow_segments_kernel<T, 1><<<g, block_threads, 0, st>>>(p, v, false);
             else if (p.n == 2)
                 eb_sr_narrow_segments_kernel<T, 2><<<g, block_threads, 0, st>>>(p, v, vec);
-            else
+            else /* N = 3 too: a fourth column of +0, never stored */
                 eb_sr_narrow_segments_kernel<T, 4><<<g, block_threads, 0, st>>>(p, v, vec);
         } else {
             eb_sr_segments_family<T> f = {p, v, (unsigned)(blocks > 0 ? blocks : 1), st};
@@ -332,13 +332,15 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
         data && data->segs.n_long + data->segs.n_short > 0 ? &data->segs : NULL;
 
     if (s->mloop == LOOM_M_EB && sr && segs && pr->nnz > 0) {
-        /* The plan makes segments only at N = 1, 2, 4 and where the wide
-         * walk applies. */
+        /* The plan makes segments only at N <= 4 and where the wide walk
+         * applies. */
         const int G = sr_group(pr, V);
         if (!loomcu_narrow_n(pr->n) && (G < 4 || G * V < 8))
             return cudaErrorInvalidValue;
-        /* X's rows as one vector at N = 2 and 4 (x_vector_width is at most 4) */
-        const bool vec = pr->x_col_stride == 1 && pr->x_vector_width >= pr->n;
+        /* X's rows as one vector at N = 2 and 4 where aligned; never at N = 3,
+         * whose 4-wide walk must not read a fourth column */
+        const bool vec = pr->x_col_stride == 1 && (pr->n == 2 || pr->n == 4) &&
+                         pr->x_vector_width >= pr->n;
         return launch_segments<T>(p, segs, s->chunk, G, V, vec, st);
     }
     if (s->mloop == LOOM_M_RB && sr && bins && pr->n == 1 && pr->nnz > 0)
