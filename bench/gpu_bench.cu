@@ -353,7 +353,7 @@ static std::vector<std::string> loom_candidates(int n)
     }
     if (n > 1 && n <= 16)
         c.push_back("rb-cm-pr:lanes=8,vdl");
-    if (n <= 4) { /* SR pieces of a bounded length: the narrow walk (N = 1, 2, 4) on skewed rows */
+    if (n <= 4) { /* SR pieces of a bounded length: the narrow walk (N <= 4) on skewed rows */
         c.push_back("eb-rm-sr:chunk=256,vdl,csc");
         c.push_back("eb-rm-sr:chunk=1024,vdl,csc");
     }

@@ -111,8 +111,13 @@ static loom_status parse_option(const char *opt, loom_strategy *s, const char *t
         s->coarsen = (int)v;
     else if (eq && (klen == 5 || klen == 7) && (strncasecmp(opt, "lanes", 5) == 0 || strncasecmp(opt, "coarsen", 7) == 0))
         return loom__error(LOOM_ERR_INVALID_ARGUMENT, "strategy '%s': '%s' is out of range", text, opt);
+    else if (eq && klen == 1 && (opt[0] == 'k' || opt[0] == 'K') && v > 0 && v <= 64)
+        s->tc_k = (int)v;
     else if (eq && klen == 1 && (opt[0] == 'k' || opt[0] == 'K'))
-        s->tc_k = (v > 0 && v <= 64) ? (int)v : -1;
+        return loom__error(LOOM_ERR_INVALID_ARGUMENT,
+                           "strategy '%s': '%s' is out of range (the MMA depth: 16 or 8 for f16 "
+                           "and bf16, 8 or 4 for tf32)",
+                           text, opt);
     else if (!eq && strcasecmp(opt, "f16") == 0)
         s->tc_precision = LOOM_TC_F16;
     else if (!eq && strcasecmp(opt, "bf16") == 0)

@@ -353,7 +353,7 @@ static void test_tensor_core_rules(void **state)
     assert_int_equal(s.tc_k, 16);
     assert_int_equal(loom_strategy_parse("rb-rm-tc:k=4,tf32", &s), LOOM_SUCCESS);
     assert_int_equal(s.tc_k, 4);
-    EXPECT(loom_strategy_parse("rb-rm-tc:k=0", &s), LOOM_ERR_INVALID_ARGUMENT, "k = -1");
+    EXPECT(loom_strategy_parse("rb-rm-tc:k=0", &s), LOOM_ERR_INVALID_ARGUMENT, "'k=0' is out of range");
     s.mloop = LOOM_M_EB;
     EXPECT(loom_strategy_check(&s), LOOM_ERR_INVALID_ARGUMENT, "row-balanced");
     assert_int_equal(loom_dtype_size(LOOM_F16), 2);

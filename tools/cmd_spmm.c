@@ -109,7 +109,9 @@ static int check_against_f64(tool_problem *p, const tool_run *run, bool *passed)
     loom_status st = tool_check_f64(p, &run->used_strategy, &run->Y, &f64);
     if (st != LOOM_SUCCESS) {
         fprintf(stderr, "loom: the float64 check: %s\n",
-                st == LOOM_ERR_OUT_OF_MEMORY ? "out of memory" : "not supported for this layout");
+                st == LOOM_ERR_OUT_OF_MEMORY
+                    ? "out of memory"
+                    : "the tensor-core bound needs f32 values and row-major X and Y");
         return TOOL_EXIT_RUNTIME;
     }
     tool_format_f64(&f64, text, sizeof text);

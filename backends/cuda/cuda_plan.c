@@ -4,8 +4,8 @@
  * carry buffers the chunk kernels leave for the fix-up, or, for EB + SR at
  * wide N, the segments (every row's pieces, long ones first) and their
  * carry slots; for RB + SR at wide N the row bins (long rows first); for
- * RB + PR the choice of the deep walk (no device data).  Made once at plan time, freed by
- * plan_release; nothing leaks on any error path.
+ * RB + PR the choice of the deep walk (no device data).  Made once at plan
+ * time, freed by plan_release; nothing leaks on any error path.
  *
  * All of a plan's device arrays live in one allocation, filled by one
  * copy, or one per array when they are large (struct arena): a dozen
@@ -176,33 +176,27 @@ static int64_t long_row_threshold(int64_t n)
 }
 
 /*
- * RB + PR at N = 2 to 4 walks with rb_pr_kernel's deep form (more loads in flight
- * per lane) where a few long rows set the time: some row has
- * LOOMCU_PR_DEEP x lanes non-zeros or more and the matrix has at most
+ * RB + PR at N = 2 to 4 walks with rb_pr_kernel's deep form (more loads
+ * in flight per lane) where a few long rows set the time: the longest row
+ * has LOOMCU_PR_DEEP x lanes non-zeros or more and the matrix has at most
  * PR_DEEP_MAX_LANES lanes' worth of rows.  Measured on an H100
  * (bench/results/cuda-2026-11-27-h100-pr-deep/): 1.14-1.33x at N = 2 and
  * 1.04-1.17x at N = 4 on such matrices (rajat01, facebook_combined,
  * Groebner_id2003_aug, adder_dcop_05, DLMC rn50 layers).  Not elsewhere:
- * on many rows the deep kernel's registers cost occupancy the short rows
+ * on many rows the deep form's registers cost occupancy the short rows
  * need (soc-Slashdot0902, 82K rows: 0.5x at N = 4); at N = 1 it gained
- * under 5% and at N = 8 it lost about 5%.  Speed only: the bits are
- * the plain form's.
+ * under 5% and at N = 8 it lost about 5%.  Speed only: the bits are the
+ * plain form's.
  */
 #define PR_DEEP_MAX_LANES ((int64_t)1 << 18)
 
 static bool wants_pr_deep(const loom_plan *plan)
 {
     const loom_strategy *s = &plan->strategy;
-    const int64_t m = plan->A->rows, lanes = s->lanes;
-    if (s->mloop != LOOM_M_RB || s->kloop != LOOM_K_PR || plan->n < 2 || plan->n > 4 || m == 0 ||
-        m * lanes > PR_DEEP_MAX_LANES)
-        return false;
-    const int64_t *ro = plan->A->memory == LOOM_MEMORY_HOST ? plan->A->row_offsets
-                                                            : plan->A->host_row_offsets;
-    for (int64_t r = 0; r < m; r++)
-        if (ro[r + 1] - ro[r] >= LOOMCU_PR_DEEP * lanes)
-            return true;
-    return false;
+    const int64_t lanes = s->lanes;
+    return s->mloop == LOOM_M_RB && s->kloop == LOOM_K_PR && plan->n >= 2 && plan->n <= 4 &&
+           plan->A->rows * lanes <= PR_DEEP_MAX_LANES &&
+           plan->features.row_max >= (double)(LOOMCU_PR_DEEP * lanes);
 }
 
 /* Whether the row bins apply: RB + SR at N = 1 (rb_sr_n1_binned_kernel),
