@@ -15,6 +15,7 @@
 #   NS       N values (default 8,16,32,64,128,256,512)
 #   BUD      gpu_bench --budget-ms (default 10)
 #   ROUNDS   rounds of A then B (default 2)
+#   TEST_TIMEOUT seconds for test_cuda on B (default 100)
 #   NCU=1    afterwards, Nsight Compute on one EB+SR segments launch of B
 #            (soc-Slashdot, N = 64): details and per-instruction SASS counts
 R=$(cd "$(dirname "$0")/.." && pwd)/.devrun
@@ -31,7 +32,7 @@ build() {
 }
 build A > "$OUT/buildA.log" 2>&1 & build B > "$OUT/buildB.log" 2>&1 & wait
 echo "built at $(el)s"; tail -n1 "$OUT/buildA.log"; tail -n1 "$OUT/buildB.log"
-(cd /tmp/B && timeout 100 ./tests/test_cuda > "$OUT/testB.log" 2>&1
+(cd /tmp/B && timeout ${TEST_TIMEOUT:-100} ./tests/test_cuda > "$OUT/testB.log" 2>&1
  echo "test B rc=$? at $(el)s"; tail -n2 "$OUT/testB.log")
 only="--only ${ONLY:-soc-Slashdot,email-Enron,MIT8,bcsstk33,projection_g3,rajat01,wiki-Vote}"
 [ "${ONLY:-}" = all ] && only=""

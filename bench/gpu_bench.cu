@@ -335,9 +335,10 @@ static std::vector<std::string> loom_candidates(int n)
                                   "eb-rm-sr:chunk=128,vdl,csc"};
     if (n > 1 && n < 16)
         c.push_back("rb-cm-sr:vdl,csc");
-    if (n >= 8) {
+    if (n >= 5) {
         /* The wide SR walk with 1 and 2 columns per lane (more lanes per
-         * row or chunk) and a longer EB chunk (shorter fix-up chains). */
+         * row or chunk) and a longer EB chunk (shorter fix-up chains);
+         * the walks start at N = 5 (loomcu_wide_n). */
         c.push_back("rb-rm-sr:coarsen=1,csc");
         c.push_back("rb-rm-sr:coarsen=2,csc");
         c.push_back("eb-rm-sr:chunk=256,vdl,csc");

@@ -44,7 +44,7 @@ static loom_context *ctx;
 static int quick;
 static long cases_run;
 
-static const int64_t n_all[] = {1, 2, 3, 4, 7, 8, 12, 16, 17, 32, 33, 64, 128, 257};
+static const int64_t n_all[] = {1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 17, 32, 33, 64, 128, 257};
 static const int64_t n_quick[] = {1, 2, 3, 4, 8, 33};
 static const int lane_values[] = {2, 4, 8, 16, 32};
 static const int64_t sr_chunks[] = {1, 7, 64, 256, 1000};
@@ -327,7 +327,37 @@ static void test_pr_deep(void **state)
     }
 }
 
-/* No non-zeros at all, under every design. */
+/* SR at N = 5..7 with the columns per lane left to the launcher walks the
+ * N = 8 tile (2 columns a lane, 4 lanes) with idle columns: EB as segments,
+ * RB by row bins (loomcu_wide_n).  Both, with and without vector loads
+ * (VDL, and a padded X that forbids them), beside N = 8, on skewed rows
+ * long and short, with chunks that split the long row. */
+static void test_wide_small_n(void **state)
+{
+    (void)state;
+    static const char *const designs[] = {"eb-rm-sr:chunk=128,vdl,csc", "eb-rm-sr:chunk=32,csc",
+                                          "eb-rm-sr:chunk=1000,vdl", "rb-rm-sr:vdl,csc",
+                                          "rb-rm-sr:csc"};
+    for (int d = 0; d < 2; d++) {
+        if (quick && d == 1)
+            continue;
+        loom_csr *A = skewed_matrix((loom_dtype)d, 2500, 3000, 11, 2900, 30, 91 + d);
+        loom_csr *dA = NULL;
+        CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, &dA));
+        unsigned k = 0;
+        for (size_t i = 0; i < COUNT(designs); i++)
+            for (int64_t n = 5; n <= 8; n++, k++) {
+                loom_strategy s;
+                CHECK(loom_strategy_parse(designs[i], &s));
+                check_case(A, dA, &s, n, LOOM_ROW_MAJOR, (k % 3 == 2) ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR,
+                           k % 2, (k % 5 == 0) ? -0.75 : 1.5, (k % 4 < 2) ? 0.0 : 0.5, 1100 + k,
+                           "SR wide walk at N = 5..8 (2500 rows, one of 2900 non-zeros)");
+            }
+        CHECK(loom_csr_destroy(&dA));
+        loom_csr_destroy(&A);
+    }
+}
+
 /* EB+SR at N = 1 walks long segments with 16-lane groups from 4e6
  * non-zeros on (LOOMCU_NARROW_WIDE_NNZ, spmm_eb_segments.cuh), 8-lane ones
  * below: a matrix past that size, both chunk sizes the rules use, N = 1
@@ -358,6 +388,7 @@ static void test_large_narrow(void **state)
     }
 }
 
+/* No non-zeros at all, under every design. */
 static void test_empty_matrix(void **state)
 {
     (void)state;
@@ -538,6 +569,7 @@ int main(void)
         cmocka_unit_test(test_skewed_random),
         cmocka_unit_test(test_large_narrow),
         cmocka_unit_test(test_pr_deep),
+        cmocka_unit_test(test_wide_small_n),
         cmocka_unit_test(test_generated_shapes),
         cmocka_unit_test(test_unittest_matrices),
     };

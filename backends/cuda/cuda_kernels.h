@@ -17,13 +17,15 @@ extern "C" {
 #endif
 
 /* Whether the wide SR walks (EB segments, RB row bins) run at this N with
- * row-major X: from N = 16, or from N = 8 when the launcher picks the
+ * row-major X: from N = 16, or from N = 5 when the launcher picks the
  * columns per lane itself (coarsen 0): below N = 16 it then takes 2, so a
- * group keeps the 4 lanes the walks need (spmm_launch.cuh).  The plan
- * builds the walks' data where this holds. */
+ * group keeps the 4 lanes the walks need (spmm_launch.cuh); at N = 5..7
+ * that is the N = 8 tile with idle columns.  Below that the narrow walk
+ * takes EB + SR (loomcu_narrow_n).  The plan builds the walks' data where
+ * this holds. */
 static inline int loomcu_wide_n(int64_t n, int coarsen)
 {
-    return n >= 16 || (n >= 8 && coarsen == 0);
+    return n >= 16 || (n >= 5 && coarsen == 0);
 }
 
 /* Whether EB + SR walks its segments with the narrow kernel at this N

@@ -112,7 +112,7 @@ __global__ void rb_sr_kernel(operands<T> p, bool csc)
 }
 
 /*
- * The wide SR walk (N >= 8, X row-major): the G lanes of a group split
+ * The wide SR walk (tiles of G*V >= 8 columns, X row-major): the G lanes split
  * a tile of G*V columns and walk the pairs in storage order together.  The
  * group loads its pairs G at a time, one per lane (coalesced), and loads the
  * next batch before walking this one; each lane then takes the batch's pairs
