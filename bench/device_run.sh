@@ -20,6 +20,9 @@
 #   (plan_cost.txt).
 #   RACECHECK=1: after memcheck, compute-sanitizer racecheck on the quick
 #   CUDA suite while time is left.
+#   EXTRA_N="3,5,6,7,12": after the benchmark, gpu_bench again at these N
+#   (real matrices and R-MAT 1e6, 1e7; f32) into bench_extra.tgz, so the
+#   record's own geometric means keep the issue's N set.
 R=$(cd "$(dirname "$0")/.." && pwd)/.devrun
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 T0=$(date +%s); el() { echo $(( $(date +%s) - T0 )); }
@@ -47,6 +50,14 @@ timeout "${BENCH_TIMEOUT:-300}" ./bench/run_gpu_bench.sh . "$OUT/bench" --data "
     > "$OUT/bench_console.txt" 2>&1
 echo "bench rc=$? at $(el)s"
 tar czf "$OUT/bench.tgz" -C "$OUT" bench bench_console.txt && rm -rf "$OUT/bench"
+if [ -n "${EXTRA_N:-}" ]; then
+    mkdir -p "$OUT/bench_extra"
+    timeout "${EXTRA_TIMEOUT:-120}" ./bench/run_gpu_bench.sh . "$OUT/bench_extra" --data "$R/benchdata" \
+        --rmat 1e6,1e7 --n "$EXTRA_N" --dtypes f32 --budget-ms 15 > "$OUT/bench_extra_console.txt" 2>&1
+    echo "bench at N = $EXTRA_N rc=$? at $(el)s"
+    tar czf "$OUT/bench_extra.tgz" -C "$OUT" bench_extra bench_extra_console.txt &&
+        rm -rf "$OUT/bench_extra" "$OUT/bench_extra_console.txt"
+fi
 if [ -n "${CPU_SWEEP:-}" ]; then
     { lscpu | head -20; } > "$OUT/cpu.txt" 2>&1
     mkdir -p "$OUT/cpu_sweep"

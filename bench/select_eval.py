@@ -54,9 +54,10 @@ def rules_choice(f, n, layout, pr_max_n, eb_min_cv, eb_min_mom, backend="openmp"
     names for a CPU backend, or for CUDA (whose speed options it sets as
     the GPU benchmark's candidates have them)."""
     skewed = f["row_cv"] > eb_min_cv or f["max_over_mean"] > eb_min_mom
-    # CUDA: SR under EB at N <= 2 on 300000 non-zeros or more (the narrow
-    # walk; fixed, as in select_rules.c, not part of the fitted grid)
-    sr_eb = backend == "cuda" and skewed and n <= 2 and f["nnz"] >= 300000
+    # CUDA: SR under EB from N = 3, and below on 300000 non-zeros or more
+    # (the narrow and wide walks; fixed, as in select_rules.c, not part of
+    # the fitted grid)
+    sr_eb = backend == "cuda" and skewed and (n >= 3 or f["nnz"] >= 300000)
     pr = n <= pr_max_n and not sr_eb
     name = "%s-%s-%s" % ("eb" if skewed else "rb", "cm" if layout else "rm", "pr" if pr else "sr")
     opts = []

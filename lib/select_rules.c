@@ -31,7 +31,14 @@
  *     EB+PR at N = 4: R-MAT 1e6 and 1e7 0.60-0.67 of its time,
  *     soc-Slashdot 0.78, email-Enron 0.96; 1.06-1.08x slower on the
  *     skewed graphs under 300000 non-zeros;
- *     bench/results/cuda-2026-11-27-h100-narrow-n4/).
+ *     bench/results/cuda-2026-11-27-h100-narrow-n4/);
+ *   - and (H100, 2026-11-27) after SR's wide walks reached N = 5..7:
+ *     SR under EB from N = 3 whatever A's size, at N <= 2 from 300000
+ *     non-zeros, and EB from std/mean > 2 (the grid's refit).  On the 38
+ *     matrices at N = 1..512 with N = 3, 5, 6, 7 and 12 added
+ *     (bench/results/selection/README.md, "wide walks from N = 5"): 0.879
+ *     of the oracle against 0.826 for the rules before (N = 5..8:
+ *     0.75-0.91 against 0.57-0.81).
  * Refit again when a backend's kernels change.
  */
 #include "config.h"
@@ -44,14 +51,15 @@ typedef struct rule_thresholds {
     int64_t pr_max_n;            /* PR when N <= this */
     double eb_min_cv;            /* EB when std/mean > this ... */
     double eb_min_max_over_mean; /* ... or max/mean > this */
-    int64_t sr_eb_max_n;         /* but SR under EB when N <= this ... */
-    int64_t sr_eb_min_nnz;       /* ... and A has at least this many non-zeros */
+    int64_t sr_eb_min_n;         /* but SR under EB from this N on ... */
+    int64_t sr_eb_min_nnz;       /* ... and below it where A has at least this many non-zeros */
 } rule_thresholds;
 
-static const rule_thresholds papers = {"the papers'", 4, 1.0, 32.0, 0, 0};
-/* Refitted: a threshold no matrix reaches means "never". */
-static const rule_thresholds openmp_refit = {"refitted", 0, 1e9, 1e9, 0, 0};
-static const rule_thresholds cuda_refit = {"refitted", 8, 3.0, 64.0, 4, 300000};
+/* A threshold no matrix or N reaches means "never". */
+#define NEVER INT64_MAX
+static const rule_thresholds papers = {"the papers'", 4, 1.0, 32.0, NEVER, NEVER};
+static const rule_thresholds openmp_refit = {"refitted", 0, 1e9, 1e9, NEVER, NEVER};
+static const rule_thresholds cuda_refit = {"refitted", 8, 2.0, 64.0, 3, 300000};
 
 static int lanes_for_mean(double mean)
 {
@@ -87,8 +95,9 @@ void loom__select_rules(const loom_features *f, int64_t n, loom_layout layout, l
                                : backend == LOOM_BACKEND_CUDA ? &cuda_refit
                                                               : &papers;
     bool skewed = f->row_cv > t->eb_min_cv || f->max_over_mean > t->eb_min_max_over_mean;
-    bool sr_eb = skewed && n <= t->sr_eb_max_n && f->nnz >= t->sr_eb_min_nnz;
-    bool pr = n <= t->pr_max_n && !sr_eb;
+    bool sr_eb = skewed && (n >= t->sr_eb_min_n || f->nnz >= t->sr_eb_min_nnz);
+    bool pr_n = n <= t->pr_max_n;
+    bool pr = pr_n && !sr_eb;
     loom_strategy_design(0, s);
     s->kloop = pr ? LOOM_K_PR : LOOM_K_SR;
     s->mloop = skewed ? LOOM_M_EB : LOOM_M_RB;
@@ -100,16 +109,20 @@ void loom__select_rules(const loom_features *f, int64_t n, loom_layout layout, l
         s->lanes = 8;
         s->chunk = 256;
     }
-    char k_why[160];
-    if (sr_eb)
+    char k_why[200];
+    if (sr_eb && pr_n && n >= t->sr_eb_min_n)
         snprintf(k_why, sizeof k_why,
-                 "N = %lld <= %lld with skewed rows and %lld >= %lld non-zeros, so sequential (SR)",
-                 (long long)n, (long long)t->sr_eb_max_n, (long long)f->nnz,
+                 "N = %lld <= %lld but the rows are skewed and N >= %lld, so sequential (SR)",
+                 (long long)n, (long long)t->pr_max_n, (long long)t->sr_eb_min_n);
+    else if (sr_eb && pr_n)
+        snprintf(k_why, sizeof k_why,
+                 "N = %lld <= %lld but the rows are skewed and A has %lld >= %lld non-zeros, so "
+                 "sequential (SR)",
+                 (long long)n, (long long)t->pr_max_n, (long long)f->nnz,
                  (long long)t->sr_eb_min_nnz);
     else
         snprintf(k_why, sizeof k_why, "N = %lld %s %lld, so %s", (long long)n,
-                 n <= t->pr_max_n ? "<=" : ">", (long long)t->pr_max_n,
-                 pr ? "parallel (PR)" : "sequential (SR)");
+                 pr_n ? "<=" : ">", (long long)t->pr_max_n, pr ? "parallel (PR)" : "sequential (SR)");
     snprintf(why, len,
              "rules (%s thresholds): %s reduction; row length std/mean = "
              "%.2f and max/mean = %.1f %s (thresholds %.3g, %.3g), so %s balance; Y is %s, so "

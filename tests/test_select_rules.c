@@ -37,22 +37,25 @@ static const rules_case cases[] = {
     {100, 0.5, 4, 0, 4, LOOM_BACKEND_CUDA, "rb-rm-pr:lanes=32,vdl", NULL},
     /* N > 8: SR with VDL and CSC */
     {10, 0.5, 4, 0, 16, LOOM_BACKEND_CUDA, "rb-rm-sr:vdl,csc", NULL},
-    /* skewed by std/mean (> 3) or by the longest row (> 64x the mean): EB */
-    {10, 3.5, 20, 0, 64, LOOM_BACKEND_CUDA, "eb-rm-sr:chunk=128,vdl,csc", NULL},
-    {10, 2.5, 100, 0, 64, LOOM_BACKEND_CUDA, "eb-rm-sr:chunk=128,vdl,csc", NULL},
-    {10, 2.5, 60, 0, 64, LOOM_BACKEND_CUDA, "rb-rm-sr:vdl,csc", NULL},
+    /* skewed by std/mean (> 2) or by the longest row (> 64x the mean): EB */
+    {10, 2.5, 20, 0, 64, LOOM_BACKEND_CUDA, "eb-rm-sr:chunk=128,vdl,csc", NULL},
+    {10, 1.5, 100, 0, 64, LOOM_BACKEND_CUDA, "eb-rm-sr:chunk=128,vdl,csc", NULL},
+    {10, 1.5, 60, 0, 64, LOOM_BACKEND_CUDA, "rb-rm-sr:vdl,csc", NULL},
     /* EB + PR: at least 8 lanes, chunks of 64 for 8 lanes, 256 for more */
     {3, 4, 200, 0, 2, LOOM_BACKEND_CUDA, "eb-rm-pr:chunk=64,lanes=8,vdl", NULL},
     {12, 4, 200, 0, 2, LOOM_BACKEND_CUDA, "eb-rm-pr:chunk=256,lanes=16,vdl", NULL},
     {40, 4, 200, 0, 1, LOOM_BACKEND_CUDA, "eb-rm-pr:chunk=256,lanes=32,vdl", NULL},
-    /* ... but at N <= 4 under EB with 300000 non-zeros or more, SR (the
-     * narrow walk); not at N = 8, nor below 300000 */
-    {10, 4, 200, 30000, 1, LOOM_BACKEND_CUDA, "eb-rm-sr:chunk=128,vdl,csc", "so sequential (SR)"},
-    {10, 2.5, 100, 30000, 2, LOOM_BACKEND_CUDA, "eb-rm-sr:chunk=128,vdl,csc", NULL},
-    {10, 4, 200, 30000, 4, LOOM_BACKEND_CUDA, "eb-rm-sr:chunk=128,vdl,csc", NULL},
-    {10, 4, 200, 30000, 8, LOOM_BACKEND_CUDA, "eb-rm-pr:chunk=256,lanes=16,vdl", NULL},
+    /* ... but under EB, SR from N = 3 whatever the size (the narrow and
+     * wide walks), and at N <= 2 with 300000 non-zeros or more */
+    {10, 4, 200, 30000, 1, LOOM_BACKEND_CUDA, "eb-rm-sr:chunk=128,vdl,csc", "300000 non-zeros, so sequential (SR)"},
+    {10, 1.5, 100, 30000, 2, LOOM_BACKEND_CUDA, "eb-rm-sr:chunk=128,vdl,csc", NULL},
     {10, 4, 200, 29999, 2, LOOM_BACKEND_CUDA, "eb-rm-pr:chunk=256,lanes=16,vdl", NULL},
+    {3, 4, 200, 0, 3, LOOM_BACKEND_CUDA, "eb-rm-sr:chunk=128,vdl,csc", "N >= 3, so sequential (SR)"},
+    {10, 4, 200, 0, 4, LOOM_BACKEND_CUDA, "eb-rm-sr:chunk=128,vdl,csc", NULL},
+    {10, 4, 200, 0, 8, LOOM_BACKEND_CUDA, "eb-rm-sr:chunk=128,vdl,csc", NULL},
+    /* even rows keep PR up to N = 8 whatever the size */
     {10, 0.5, 4, 30000, 1, LOOM_BACKEND_CUDA, "rb-rm-pr:lanes=16,vdl", NULL},
+    {10, 0.5, 4, 30000, 8, LOOM_BACKEND_CUDA, "rb-rm-pr:lanes=16,vdl", NULL},
     /* the reference and OpenMP have no such exception */
     {10, 1.5, 4, 30000, 1, LOOM_BACKEND_REFERENCE, "eb-rm-pr:chunk=256,lanes=8", NULL},
     /* the reference keeps the papers' thresholds: PR for N <= 4, EB above std/mean 1 */
