@@ -57,7 +57,7 @@
 static loom_context *ctx;
 
 static const int thread_counts[] = {1, 2, 3, 7};
-static const int64_t n_values[] = {1, 2, 3, 4, 7, 8, 16, 17, 33, 64};
+static const int64_t n_values[] = {1, 2, 3, 4, 7, 8, 16, 17, 24, 33, 44, 63, 64, 100};
 static const int lane_values[] = {2, 4, 8, 16, 32};
 static const int64_t sr_chunks[] = {1, 7, 64, 256, 1000};
 static const int64_t pr_chunk_multiples[] = {1, 3, 8, 37};

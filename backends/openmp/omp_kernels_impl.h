@@ -113,14 +113,18 @@ OMPK_INLINE void KS(emit)(vec acc, int m, real alpha, real beta, real *y, int64_
 
 /* ------------------------------------------------------------------ SR */
 
-/* U full vectors of columns: acc = fma(a[j], x[col[j]], acc) for j in
- * [b, e), starting at +0 (order_rb_sr.h, and one piece of order_eb_sr.h). */
+/* U full vectors of columns and, where m > 0, the next m < VL columns, in
+ * one walk of [b, e): acc = fma(a[j], x[col[j]], acc) for j in order from
+ * +0 (order_rb_sr.h, and one piece of order_eb_sr.h).  One walk, because
+ * each walk reads the row's indices and values again and gathers its x
+ * rows again: N = 12 as a pass of 8 columns and a pass of 4 took 1.8x the
+ * time of N = 16 in one pass (2-core Zen 3 VM). */
 OMPK_INLINE void KS(sr_block)(const real *a, const int32_t *ci, int64_t b, int64_t e,
-                              const real *x, int64_t ldx, const int U, real alpha, real beta,
-                              real *y, int64_t ys, real *raw)
+                              const real *x, int64_t ldx, const int U, const int m, real alpha,
+                              real beta, real *y, int64_t ys, real *raw)
 {
     /* Fully unrolled so the U accumulators live in registers. */
-    vec acc[8];
+    vec acc[8], tail = V(zero)();
 #pragma GCC unroll 8
     for (int u = 0; u < U; u++)
         acc[u] = V(zero)();
@@ -130,51 +134,69 @@ OMPK_INLINE void KS(sr_block)(const real *a, const int32_t *ci, int64_t b, int64
 #pragma GCC unroll 8
         for (int u = 0; u < U; u++)
             acc[u] = V(fma)(av, V(load)(xr + u * VL), acc[u]);
+        if (m > 0)
+            tail = V(fma)(av, V(load_n)(xr + U * VL, m), tail);
     }
 #pragma GCC unroll 8
     for (int u = 0; u < U; u++)
         KS(emit)(acc[u], VL, alpha, beta, y + u * VL * ys, ys, raw ? raw + u * VL : NULL);
+    if (m > 0)
+        KS(emit)(tail, m, alpha, beta, y + U * VL * ys, ys, raw ? raw + U * VL : NULL);
 }
 
-/* The last m < VL columns. */
-static void KS(sr_tail)(const real *a, const int32_t *ci, int64_t b, int64_t e, const real *x,
-                        int64_t ldx, int m, real alpha, real beta, real *y, int64_t ys, real *raw)
+/* The walk of U full vectors (0 <= U < 8) and an m-column tail (0 <= m <
+ * VL), out of line: inlined into the drivers beside the walks of 1, 2, 4
+ * and 8 vectors, these made gcc keep those walks' loop bound on the stack
+ * (one more load a non-zero: 3-10% slower at N = 16). */
+static __attribute__((noinline)) void KS(sr_block_rest)(const real *a, const int32_t *ci,
+                                                        int64_t b, int64_t e, const real *x,
+                                                        int64_t ldx, int U, int m, real alpha,
+                                                        real beta, real *y, int64_t ys, real *raw)
 {
-    vec acc = V(zero)();
-    for (int64_t j = b; j < e; j++)
-        acc = V(fma)(V(set1)(a[j]), V(load_n)(x + (int64_t)ci[j] * ldx, m), acc);
-    KS(emit)(acc, m, alpha, beta, y, ys, raw);
+#define OMPK_SR_REST(U_)                                                                \
+    case U_:                                                                            \
+        KS(sr_block)(a, ci, b, e, x, ldx, U_, m, alpha, beta, y, ys, raw);              \
+        break;
+    switch (U) {
+        OMPK_SR_REST(0)
+        OMPK_SR_REST(1)
+        OMPK_SR_REST(2)
+        OMPK_SR_REST(3)
+        OMPK_SR_REST(4)
+        OMPK_SR_REST(5)
+        OMPK_SR_REST(6)
+        OMPK_SR_REST(7)
+    }
+#undef OMPK_SR_REST
 }
 
-/* Columns [c0, c1) of the segment [b, e) of one row, SR order. */
-static void KS(sr_segment)(const ompk_args *g, int64_t b, int64_t e, int64_t c0, int64_t c1,
-                           real alpha, real beta, real *yrow, real *raw)
+/* Columns [c0, c1) of the segment [b, e) of one row, SR order: walks of
+ * 8 vectors, then one walk of the rest (inline where it is 1, 2 or 4
+ * vectors, the common widths). */
+OMPK_INLINE void KS(sr_segment)(const ompk_args *g, int64_t b, int64_t e, int64_t c0, int64_t c1,
+                                real alpha, real beta, real *yrow, real *raw)
 {
     const real *a = g->values;
     const int32_t *ci = g->col_indices;
     const real *x = g->x;
     const int64_t ldx = g->x_rs, ys = g->y_cs;
     int64_t c = c0;
-#define OMPK_SR_BLOCK(U)                                                                         \
-    KS(sr_block)(a, ci, b, e, x + c, ldx, U, alpha, beta, yrow + c * ys, ys, raw ? raw + c : NULL)
+#define OMPK_SR_BLOCK(U)                                                                 \
+    KS(sr_block)(a, ci, b, e, x + c, ldx, U, 0, alpha, beta, yrow + c * ys, ys,          \
+                 raw ? raw + c : NULL)
     for (; c + 8 * VL <= c1; c += 8 * VL)
         OMPK_SR_BLOCK(8);
-    if (c + 4 * VL <= c1) {
+    const int64_t rest = c1 - c;
+    if (rest == 4 * VL)
         OMPK_SR_BLOCK(4);
-        c += 4 * VL;
-    }
-    if (c + 2 * VL <= c1) {
+    else if (rest == 2 * VL)
         OMPK_SR_BLOCK(2);
-        c += 2 * VL;
-    }
-    if (c + VL <= c1) {
+    else if (rest == VL)
         OMPK_SR_BLOCK(1);
-        c += VL;
-    }
+    else if (rest > 0)
+        KS(sr_block_rest)(a, ci, b, e, x + c, ldx, (int)(rest / VL), (int)(rest % VL), alpha,
+                          beta, yrow + c * ys, ys, raw ? raw + c : NULL);
 #undef OMPK_SR_BLOCK
-    if (c < c1)
-        KS(sr_tail)(a, ci, b, e, x + c, ldx, (int)(c1 - c), alpha, beta, yrow + c * ys, ys,
-                    raw ? raw + c : NULL);
 }
 
 /* N = 1: the scalar chain of order_rb_sr.h. */
@@ -488,8 +510,12 @@ static void KS(sell_empty_rows)(const ompk_args *g, int64_t r0, int64_t r1, real
 
 /* Columns [c0, c1) of row segment [b, e), order_rb_pr.h: lane t mod w gets
  * the row's t-th non-zero; then the halving tree. */
-static void KS(rb_pr_segment)(const ompk_args *g, int64_t b, int64_t e, int64_t c0, int64_t c1,
-                              real alpha, real beta, real *yrow)
+/* (Out of line, as eb_pr_segment: inlined, their w partial sums made the
+ * driver keep the SR walks' pointers on the stack, reloaded every
+ * non-zero at f64.) */
+static __attribute__((noinline)) void KS(rb_pr_segment)(const ompk_args *g, int64_t b, int64_t e,
+                                                        int64_t c0, int64_t c1, real alpha,
+                                                        real beta, real *yrow)
 {
     const real *a = g->values;
     const int32_t *ci = g->col_indices;
@@ -587,8 +613,10 @@ static void KS(rb_pr_rows_n1)(const ompk_args *g, int64_t r0, int64_t r1, real a
 /* Columns [c0, c1) of the piece [b, e) of chunk cb.., EB+PR order: tiles of
  * w non-zeros aligned to the chunk start, products (one rounding each),
  * segmented sum per tile, tile sums added to the piece from +0. */
-static void KS(eb_pr_segment)(const ompk_args *g, int64_t cb, int64_t b, int64_t e, int64_t c0,
-                              int64_t c1, real alpha, real beta, real *yrow, real *raw)
+static __attribute__((noinline)) void KS(eb_pr_segment)(const ompk_args *g, int64_t cb,
+                                                        int64_t b, int64_t e, int64_t c0,
+                                                        int64_t c1, real alpha, real beta,
+                                                        real *yrow, real *raw)
 {
     const real *a = g->values;
     const int32_t *ci = g->col_indices;
