@@ -276,6 +276,28 @@ static loom_csr *skewed_matrix(loom_dtype dtype, int64_t rows, int64_t cols, int
     return A;
 }
 
+/* The dtypes of the one-matrix tests: f32 (d = 0), and f64 unless quick. */
+static int dtypes_to_run(void)
+{
+    return quick ? 1 : 2;
+}
+
+/* A skewed matrix (skewed_matrix's arguments) and its copy on the device,
+ * for the tests that run many cases on one matrix; *dA receives the copy. */
+static loom_csr *skewed_on_device(loom_dtype dtype, int64_t rows, int64_t cols, int64_t long_row,
+                                  int64_t long_len, int empty_percent, uint64_t seed, loom_csr **dA)
+{
+    loom_csr *A = skewed_matrix(dtype, rows, cols, long_row, long_len, empty_percent, seed);
+    CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, dA));
+    return A;
+}
+
+static void destroy_both(loom_csr **A, loom_csr **dA)
+{
+    CHECK(loom_csr_destroy(dA));
+    loom_csr_destroy(A);
+}
+
 static void test_skewed_random(void **state)
 {
     (void)state;
@@ -306,12 +328,9 @@ static void test_pr_deep(void **state)
 {
     (void)state;
     static const int64_t ns[] = {2, 3, 4, 8, 33};
-    for (int d = 0; d < 2; d++) {
-        if (quick && d == 1)
-            continue;
-        loom_csr *A = skewed_matrix((loom_dtype)d, 3000, 4000, 5, 3000, 20, 55 + d);
+    for (int d = 0; d < dtypes_to_run(); d++) {
         loom_csr *dA = NULL;
-        CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, &dA));
+        loom_csr *A = skewed_on_device((loom_dtype)d, 3000, 4000, 5, 3000, 20, 55 + d, &dA);
         unsigned k = 0;
         for (size_t li = 0; li < COUNT(lane_values); li++)
             for (size_t ni = 0; ni < COUNT(ns); ni++, k++) {
@@ -322,8 +341,7 @@ static void test_pr_deep(void **state)
                 check_case(A, dA, &s, ns[ni], xl, LOOM_ROW_MAJOR, k % 2, 1.5, (k % 3) ? 0.5 : 0.0,
                            700 + k, "RB + PR deep walk (3000 rows, one of 3000 non-zeros)");
             }
-        CHECK(loom_csr_destroy(&dA));
-        loom_csr_destroy(&A);
+        destroy_both(&A, &dA);
     }
 }
 
@@ -338,12 +356,9 @@ static void test_wide_small_n(void **state)
     static const char *const designs[] = {"eb-rm-sr:chunk=128,vdl,csc", "eb-rm-sr:chunk=32,csc",
                                           "eb-rm-sr:chunk=1000,vdl", "rb-rm-sr:vdl,csc",
                                           "rb-rm-sr:csc"};
-    for (int d = 0; d < 2; d++) {
-        if (quick && d == 1)
-            continue;
-        loom_csr *A = skewed_matrix((loom_dtype)d, 2500, 3000, 11, 2900, 30, 91 + d);
+    for (int d = 0; d < dtypes_to_run(); d++) {
         loom_csr *dA = NULL;
-        CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, &dA));
+        loom_csr *A = skewed_on_device((loom_dtype)d, 2500, 3000, 11, 2900, 30, 91 + d, &dA);
         unsigned k = 0;
         for (size_t i = 0; i < COUNT(designs); i++)
             for (int64_t n = 5; n <= 8; n++, k++) {
@@ -353,8 +368,7 @@ static void test_wide_small_n(void **state)
                            k % 2, (k % 5 == 0) ? -0.75 : 1.5, (k % 4 < 2) ? 0.0 : 0.5, 1100 + k,
                            "SR wide walk at N = 5..8 (2500 rows, one of 2900 non-zeros)");
             }
-        CHECK(loom_csr_destroy(&dA));
-        loom_csr_destroy(&A);
+        destroy_both(&A, &dA);
     }
 }
 
@@ -365,15 +379,12 @@ static void test_wide_small_n(void **state)
 static void test_large_narrow(void **state)
 {
     (void)state;
-    for (int d = 0; d < 2; d++) {
-        if (quick && d == 1)
-            continue;
-        loom_csr *A = skewed_matrix((loom_dtype)d, 48000, 40000, 0, 30000, 10, 77); /* 4.23e6 */
-        int64_t nnz;
+    for (int d = 0; d < dtypes_to_run(); d++) {
+        loom_csr *dA = NULL;
+        loom_csr *A = skewed_on_device((loom_dtype)d, 48000, 40000, 0, 30000, 10, 77, &dA);
+        int64_t nnz; /* 4.23e6 */
         CHECK(loom_csr_info(A, NULL, NULL, &nnz, NULL, NULL));
         assert_true(nnz >= 4000000);
-        loom_csr *dA = NULL;
-        CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, &dA));
         static const int64_t chunks[] = {128, 1024};
         for (size_t c = 0; c < COUNT(chunks); c++)
             for (int64_t n = 1; n <= 2; n++) {
@@ -383,8 +394,7 @@ static void test_large_narrow(void **state)
                 check_case(A, dA, &s, n, LOOM_ROW_MAJOR, LOOM_ROW_MAJOR, n == 2 ? 1 : 0, 1.5,
                            c ? 0.5 : 0.0, 900 + c, "large skewed (4e6+ non-zeros)");
             }
-        CHECK(loom_csr_destroy(&dA));
-        loom_csr_destroy(&A);
+        destroy_both(&A, &dA);
     }
 }
 
