@@ -509,10 +509,9 @@ static void KS(sell_empty_rows)(const ompk_args *g, int64_t r0, int64_t r1, real
 /* ------------------------------------------------------------- RB + PR */
 
 /* Columns [c0, c1) of row segment [b, e), order_rb_pr.h: lane t mod w gets
- * the row's t-th non-zero; then the halving tree. */
-/* (Out of line, as eb_pr_segment: inlined, their w partial sums made the
- * driver keep the SR walks' pointers on the stack, reloaded every
- * non-zero at f64.) */
+ * the row's t-th non-zero; then the halving tree.  Out of line, as
+ * eb_pr_segment: inlined, their w partial sums made the driver keep the SR
+ * walks' pointers on the stack, reloaded every non-zero at f64. */
 static __attribute__((noinline)) void KS(rb_pr_segment)(const ompk_args *g, int64_t b, int64_t e,
                                                         int64_t c0, int64_t c1, real alpha,
                                                         real beta, real *yrow)
