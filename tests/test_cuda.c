@@ -382,7 +382,7 @@ static void test_large_narrow(void **state)
     for (int d = 0; d < dtypes_to_run(); d++) {
         loom_csr *dA = NULL;
         loom_csr *A = skewed_on_device((loom_dtype)d, 48000, 40000, 0, 30000, 10, 77, &dA);
-        int64_t nnz; /* 4.23e6 */
+        int64_t nnz; /* 4.23e6: past LOOMCU_NARROW_WIDE_NNZ */
         CHECK(loom_csr_info(A, NULL, NULL, &nnz, NULL, NULL));
         assert_true(nnz >= 4000000);
         static const int64_t chunks[] = {128, 1024};

@@ -47,30 +47,29 @@ template <typename T> struct launch_shape {
 
 /* Columns per lane: 1, 2 or 4, never wider than 16 bytes nor than X allows.
  * SR below N = 16 where the wide walks run (loomcu_wide_n) takes 2, not 4,
- * so that a group has the 4 lanes they need.  PR with the RM N-loop takes
- * N = 3 under VDL as one partial tile of 4 columns: load_x then reads the
- * three one by one, so X's alignment does not bound V, and a lane walks its
- * share of the row once, where V = 1 (rows of 12 bytes) walked it three
- * times (EB + PR 1.49x, RB + PR 1.07x faster; not SR, whose groups would
- * shrink to one lane, nor the CM N-loop, whose tiles run in parallel). */
+ * so that a group has the 4 lanes they need.  Where N < V every tile is
+ * partial and load_x reads it element by element, so X's alignment does
+ * not bound V there; PR with the RM N-loop uses that at N = 3 under VDL:
+ * a lane walks its share of the row once, where V = 1 (rows of 12 bytes)
+ * walked it three times (EB + PR 1.49x, RB + PR 1.06x faster; not SR,
+ * whose groups would shrink to one lane, nor the CM N-loop, whose tiles
+ * run in parallel). */
 template <typename T>
 static int columns_per_lane(const loomcu_problem *p, const loom_strategy *s)
 {
+    const bool pr_rm = s->coarsen == 0 && (s->techniques & LOOM_TECH_VDL) &&
+                       s->kloop == LOOM_K_PR && s->nloop == LOOM_N_RM;
     int v = 1;
     if (s->coarsen > 0)
         v = floor_pow2(s->coarsen < 4 ? s->coarsen : 4);
     else if (s->techniques & LOOM_TECH_VDL)
-        v = p->n >= 4 ? 4 : p->n >= 2 ? 2 : 1;
-    const bool one_tile = s->coarsen == 0 && (s->techniques & LOOM_TECH_VDL) && p->n == 3 &&
-                          s->kloop == LOOM_K_PR && s->nloop == LOOM_N_RM && sizeof(T) * 4 <= 16;
-    if (one_tile)
-        v = 4;
+        v = p->n >= 4 || (pr_rm && p->n == 3) ? 4 : p->n >= 2 ? 2 : 1;
     if (s->coarsen == 0 && s->kloop == LOOM_K_SR && p->n < 16 && loomcu_wide_n(p->n, 0) && v > 2)
         v = 2;
-    if (v > p->x_vector_width && !one_tile)
-        v = p->x_vector_width;
     if ((int)sizeof(T) * v > 16)
         v = 16 / (int)sizeof(T);
+    if (v > p->x_vector_width && !(pr_rm && p->n < v))
+        v = p->x_vector_width;
     return v < 1 ? 1 : v;
 }
 
