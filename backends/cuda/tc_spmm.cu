@@ -40,10 +40,11 @@
  * are chosen at launch by a cost model of the blocks' work (launch_shape),
  * with each bin's rows longest first so the heaviest blocks start first.
  *
- * A second kernel, for fp16/bf16 on tall matrices with K up to about 770,
- * keeps a 64-column strip of X resident in shared memory and lets
- * ldmatrix gather each group's rows from there (tc_resident_kernel, below;
- * rx_try() says when it runs).  The two give the same bits; tests run both.
+ * A second kernel, for fp16/bf16 with K up to about 770, keeps a
+ * 64-column strip of X resident in shared memory and lets ldmatrix gather
+ * each group's rows from there (tc_resident_kernel, below; rx_try() says
+ * when it runs: where the gathers would move more than the strips' copies).
+ * The two give the same bits; tests run both.
  *
  * Where the time goes now (H200, DLMC): the gathers of X rows through L2
  * (nnz x N x 2 bytes, at 2-3 TB/s) for the gather kernel; for large K and
@@ -855,16 +856,24 @@ static cudaError_t rx_launch_w(const loomcu_tc_plan *plan, const rx_params &rp, 
     return cudaGetLastError();
 }
 
-/* The resident-strip kernel where the matrix has rows enough for two blocks
- * on every multiprocessor with 8 or more rows per warp: then each strip copy
- * serves many rows, and the pipeline of chunks runs long.  On an H200
- * (2026-11-24, every DLMC matrix, N = 64..512, both kernels forced in turn)
- * that held for the tall K = 512 matrices (33288 x 512: 1.1x to 1.9x faster
- * than the gather kernel); on the rest the gather kernel was as fast or
- * faster (a rule by bytes moved, strips copied against X rows gathered,
- * chose the resident kernel for many of them and lost), so it stays the
- * default.  Returns 1 and the launch error when it launched, 0 to fall
- * through. */
+/* The resident-strip kernel where it pays (speed only: both kernels give
+ * the same bits), on a grid of two blocks per multiprocessor (one copies
+ * its strip while the other computes):
+ *   - tall matrices, rows enough for 8 or more a warp: each strip copy
+ *     serves many rows and the pipeline of chunks runs long (33288 x 512:
+ *     1.1x to 1.9x faster than the gather kernel, H200, 2026-11-24);
+ *   - elsewhere where the grid still holds two blocks per multiprocessor
+ *     (at 1.5 or more: with one, nothing hides the copy) and the gather
+ *     kernel would move at least half the bytes the strips' copies do:
+ *     nnz x N gathered against blocks x K x 64 copied.  On an H100, every
+ *     DLMC layer, both kernels forced in turn
+ *     (bench/results/tc/run-2026-11-27-h100-resident), that takes the
+ *     resident kernel on 512 x 512 at 0.9 sparsity (and 0.95 from N = 512),
+ *     1024 x 256, 1024 x 512 and 2048 x 512 (up to 1.7x faster), and
+ *     leaves it off the short and the wide layers, where copying K rows
+ *     costs more than the gathers it saves (down to 0.6x).
+ * Returns 1 and the launch error when it launched, 0 to fall through. */
+#define TC_RX_MIN_GATHER_PER_COPY 0.5
 template <int VT, int KS>
 static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int dev, int sms, cudaStream_t st,
                   loomcu_tc_path path, cudaError_t *err)
@@ -877,17 +886,20 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
     if (smem == 0)
         return 0;
     const int64_t strips = (pr.n + RX_WIDTH - 1) / RX_WIDTH;
-    /* two blocks per multiprocessor where every warp gets 8 rows or more;
-     * one otherwise (a forced call on a short matrix) */
-    const bool tall = plan->m >= (int64_t)sms * 2 * RX_WARPS * 8;
-    const int64_t target = (int64_t)sms * (tall ? 2 : 1);
-    int64_t chunks = (target + strips - 1) / strips;
     const int64_t row_cap = (plan->m + RX_WARPS - 1) / RX_WARPS;
-    if (chunks > row_cap)
-        chunks = row_cap;
-    if (chunks < 1)
-        chunks = 1;
-    bool use = tall || path == LOOMCU_TC_PATH_RESIDENT;
+    int64_t chunks = (2 * (int64_t)sms + strips - 1) / strips;
+    chunks = chunks > row_cap ? row_cap : chunks < 1 ? 1 : chunks;
+#ifdef LOOMTC_TUNING /* tuning sessions only: LOOMTC_RX_BLOCKS per multiprocessor */
+    if (getenv("LOOMTC_RX_BLOCKS")) {
+        chunks = ((int64_t)(sms * atof(getenv("LOOMTC_RX_BLOCKS"))) + strips - 1) / strips;
+        chunks = chunks > row_cap ? row_cap : chunks < 1 ? 1 : chunks;
+    }
+#endif
+    const bool tall = plan->m >= (int64_t)sms * 2 * RX_WARPS * 8;
+    const double blocks = (double)chunks * (double)strips;
+    const double gathered_per_copied = (double)plan->nnz * (double)pr.n / (blocks * (double)k * RX_WIDTH);
+    bool use = tall || (2 * blocks >= 3.0 * sms && gathered_per_copied >= TC_RX_MIN_GATHER_PER_COPY) ||
+               path == LOOMCU_TC_PATH_RESIDENT;
 #ifdef LOOMTC_TUNING /* tuning sessions only: LOOMTC_PATH=gather|resident */
     if (getenv("LOOMTC_PATH"))
         use = strcmp(getenv("LOOMTC_PATH"), "resident") == 0;
@@ -1138,6 +1150,7 @@ extern "C" cudaError_t loomcu_tc_plan_create(loomcu_tc_plan *plan, const int64_t
     memset(plan, 0, sizeof *plan);
     plan->cfg = *cfg;
     plan->m = m;
+    plan->nnz = m > 0 ? ro[m] - ro[0] : 0;
     if (m > INT32_MAX)
         return cudaErrorInvalidValue;
     if (cfg->form == TC_FORM_TILES) {

@@ -56,7 +56,7 @@ typedef struct loomcu_tc_row {
  * each row's groups per part (group_count, host memory, the rows' order). */
 typedef struct loomcu_tc_plan {
     tc_config cfg;
-    int64_t m;
+    int64_t m, nnz;
     loomcu_tc_row *rows;                   /* device: the rows, bin after bin */
     int64_t bin_start[LOOMCU_TC_BINS + 1]; /* bin b (P = 2^b) holds rows[bin_start[b] .. bin_start[b+1]) */
     int32_t *group_count;                  /* host: groups per part of each row, as rows */
