@@ -126,13 +126,13 @@ static void choose_tensor_cores(loom_plan *p, const char *prefix, char *why, siz
     p->strategy = s;
     snprintf(why, len,
              "%s%s values run on tensor cores; the %s form, since %s (tiles where N >= %d, "
-             "M <= %d, density >= %.2f and nnz * N >= %.0e: X's rows would be gathered many "
-             "times over); k = %d%s",
+             "M <= %d, density >= %.2f and nnz * N >= %.0e, or %.1e where K <= %d: X's rows "
+             "would be gathered many times over); k = %d%s",
              prefix, loom_dtype_name(p->dtype), tiles ? "tiles" : "rows",
              tiles ? "N, the density and the work are all large enough"
                    : "N, the density or the work is too small (or M too large) for dense tiles to pay",
              LOOM_TC_TILES_MIN_N, LOOM_TC_TILES_MAX_M, LOOM_TC_TILES_MIN_DENSITY, LOOM_TC_TILES_MIN_WORK,
-             s.tc_k, s.tc_k == 8 ? " (short rows: a mean under 8 non-zeros, or under 32 at N <= 64)" : "");
+             LOOM_TC_TILES_MIN_WORK_SHORT_K, LOOM_TC_RESIDENT_MAX_K, s.tc_k, s.tc_k == 8 ? " (short rows: a mean under 8 non-zeros, or under 32 at N <= 64)" : "");
 }
 
 static loom_status choose_strategy(loom_plan *p, const loom_plan_options *opts, const loom_dense *X,

@@ -335,6 +335,52 @@ static void test_allocation_failures(void **state)
 }
 
 /* Tensor-core strategies: text form, where they run, which values they take. */
+/* The tensor-core form the rules selector picks for an M x K bf16 layer of
+ * per_row non-zeros a row, at N columns; -1 if the plan fails. */
+static int rules_tc_form(loom_context *ctx, int M, int K, int N, int per_row)
+{
+    int64_t *ro = malloc(sizeof(int64_t) * (size_t)(M + 1));
+    int32_t *ci = malloc(sizeof(int32_t) * (size_t)M * per_row);
+    uint16_t *v = malloc(sizeof(uint16_t) * (size_t)M * per_row);
+    uint16_t *x = calloc((size_t)K * N, sizeof *x), *y = calloc((size_t)M * N, sizeof *y);
+    assert_true(ro && ci && v && x && y);
+    for (int i = 0; i <= M; i++)
+        ro[i] = (int64_t)i * per_row;
+    for (int i = 0; i < M * per_row; i++) {
+        ci[i] = (i % per_row) * (K / per_row) + (i / per_row) % (K / per_row);
+        v[i] = 0x3c00;
+    }
+    loom_csr *A = NULL;
+    loom_dense X, Y;
+    assert_int_equal(loom_csr_create(ctx, &A, M, K, (int64_t)M * per_row, LOOM_BF16, ro, ci, v), LOOM_SUCCESS);
+    assert_int_equal(loom_dense_init(&X, K, N, N, LOOM_ROW_MAJOR, LOOM_BF16, LOOM_MEMORY_HOST, x), LOOM_SUCCESS);
+    assert_int_equal(loom_dense_init(&Y, M, N, N, LOOM_ROW_MAJOR, LOOM_BF16, LOOM_MEMORY_HOST, y), LOOM_SUCCESS);
+    loom_plan_options opts;
+    loom_plan_options_init(&opts);
+    opts.selector = LOOM_SELECT_RULES;
+    opts.backend = LOOM_BACKEND_REFERENCE;
+    loom_plan *plan = NULL;
+    int form = -1;
+    loom_strategy got;
+    if (loom_spmm_plan_create(ctx, &plan, A, &X, &Y, &opts) == LOOM_SUCCESS &&
+        loom_plan_strategy(plan, &got, NULL) == LOOM_SUCCESS && got.kloop == LOOM_K_TC &&
+        got.tc_precision == LOOM_TC_BF16) {
+        form = (int)got.tc_form;
+        /* the explanation names the form picked, and k = 16 goes with tiles */
+        assert_non_null(strstr(loom_plan_explain(plan), form == LOOM_TC_TILES ? "tiles form" : "rows form"));
+        if (form == LOOM_TC_TILES)
+            assert_int_equal(got.tc_k, 16);
+    }
+    loom_plan_destroy(&plan);
+    loom_csr_destroy(&A);
+    free(ro);
+    free(ci);
+    free(v);
+    free(x);
+    free(y);
+    return form;
+}
+
 static void test_tensor_core_rules(void **state)
 {
     (void)state;
@@ -419,34 +465,19 @@ static void test_tensor_core_rules(void **state)
     }
     assert_int_equal(loom_csr_destroy(&A), LOOM_SUCCESS);
 
-    /* a large, dense enough layer at N = 256: the rules pick the tiles form */
-    enum { M = 400, K = 2000, N = 256, PER_ROW = 100 }; /* density 0.05, nnz * N = 1.0e7 */
-    int64_t *bro = malloc(sizeof(int64_t) * (M + 1));
-    int32_t *bci = malloc(sizeof(int32_t) * M * PER_ROW);
-    uint16_t *bv = malloc(sizeof(uint16_t) * M * PER_ROW);
-    for (int i = 0; i <= M; i++)
-        bro[i] = (int64_t)i * PER_ROW;
-    for (int i = 0; i < M * PER_ROW; i++) {
-        bci[i] = (i % PER_ROW) * (K / PER_ROW) + (i / PER_ROW) % (K / PER_ROW);
-        bv[i] = 0x3c00;
-    }
-    assert_int_equal(loom_csr_create(ctx, &A, M, K, M * PER_ROW, LOOM_BF16, bro, bci, bv), LOOM_SUCCESS);
-    uint16_t *bx = calloc((size_t)K * N, sizeof *bx), *by = calloc((size_t)M * N, sizeof *by);
-    assert_int_equal(loom_dense_init(&X, K, N, N, LOOM_ROW_MAJOR, LOOM_BF16, LOOM_MEMORY_HOST, bx), LOOM_SUCCESS);
-    assert_int_equal(loom_dense_init(&Y, M, N, N, LOOM_ROW_MAJOR, LOOM_BF16, LOOM_MEMORY_HOST, by), LOOM_SUCCESS);
-    opts.selector = LOOM_SELECT_RULES;
-    opts.backend = LOOM_BACKEND_REFERENCE;
-    assert_int_equal(loom_spmm_plan_create(ctx, &plan, A, &X, &Y, &opts), LOOM_SUCCESS);
-    assert_int_equal(loom_plan_strategy(plan, &got, NULL), LOOM_SUCCESS);
-    assert_true(got.tc_precision == LOOM_TC_BF16 && got.tc_k == 16 && got.tc_form == LOOM_TC_TILES);
-    assert_non_null(strstr(loom_plan_explain(plan), "tiles form"));
-    assert_int_equal(loom_plan_destroy(&plan), LOOM_SUCCESS);
-    assert_int_equal(loom_csr_destroy(&A), LOOM_SUCCESS);
-    free(bro);
-    free(bci);
-    free(bv);
-    free(bx);
-    free(by);
+    /* the form the rules pick for bf16 layers of one value a non-zero */
+    struct {
+        int m, k, n, per_row;
+        loom_tc_form form;
+    } layers[] = {
+        {400, 2000, 256, 100, LOOM_TC_TILES}, /* density 0.05, nnz * N = 1.0e7 >= 8e6 */
+        {1024, 512, 256, 50, LOOM_TC_ROWS},   /* 1.3e7: K <= 768 needs 1.6e7 */
+        {1024, 512, 512, 50, LOOM_TC_TILES},  /* 2.6e7 */
+        {400, 2000, 128, 100, LOOM_TC_ROWS},  /* N < 256 */
+    };
+    for (size_t l = 0; l < sizeof layers / sizeof layers[0]; l++)
+        assert_int_equal(rules_tc_form(ctx, layers[l].m, layers[l].k, layers[l].n, layers[l].per_row),
+                         layers[l].form);
 }
 
 int main(void)
