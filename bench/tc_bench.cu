@@ -475,7 +475,7 @@ int main(int argc, char **argv)
             CU(cudaMemcpy(y_tiles.data(), d_y16, 2 * y_tiles.size(), cudaMemcpyDeviceToHost));
             r.t_tc = std::min(std::min(r.t_tc16, r.t_tc8), r.t_tiles);
             r.auto_tiles = loom__tc_prefer_tiles(A.m, A.k, A.nnz, n);
-            r.auto_k = r.auto_tiles ? 16 : loom__tc_rows_k(A.m, A.nnz, n);
+            r.auto_k = r.auto_tiles ? 16 : loom__tc_rows_k(A.m, A.nnz);
             r.t_auto = r.auto_tiles ? r.t_tiles : r.auto_k == 8 ? r.t_tc8 : r.t_tc16;
             r.t_base16 = r.t_base8 = r.t_base = NAN;
             r.base_diff = 0;

@@ -122,7 +122,7 @@ static void choose_tensor_cores(loom_plan *p, const char *prefix, char *why, siz
     s.tc_precision = p->dtype == LOOM_F16 ? LOOM_TC_F16 : LOOM_TC_BF16;
     const bool tiles = loom__tc_prefer_tiles(f->rows, f->cols, f->nnz, p->n);
     s.tc_form = tiles ? LOOM_TC_TILES : LOOM_TC_ROWS;
-    s.tc_k = tiles ? 16 : loom__tc_rows_k(f->rows, f->nnz, p->n);
+    s.tc_k = tiles ? 16 : loom__tc_rows_k(f->rows, f->nnz);
     p->strategy = s;
     snprintf(why, len,
              "%s%s values run on tensor cores; the %s form, since %s (tiles where N >= %d, "
@@ -132,7 +132,7 @@ static void choose_tensor_cores(loom_plan *p, const char *prefix, char *why, siz
              tiles ? "N, the density and the work are all large enough"
                    : "N, the density or the work is too small (or M too large) for dense tiles to pay",
              LOOM_TC_TILES_MIN_N, LOOM_TC_TILES_MAX_M, LOOM_TC_TILES_MIN_DENSITY, LOOM_TC_TILES_MIN_WORK,
-             LOOM_TC_TILES_MIN_WORK_SHORT_K, LOOM_TC_RESIDENT_MAX_K, s.tc_k, s.tc_k == 8 ? " (short rows: a mean under 8 non-zeros, or under 32 at N <= 64)" : "");
+             LOOM_TC_TILES_MIN_WORK_SHORT_K, LOOM_TC_RESIDENT_MAX_K, s.tc_k, s.tc_k == 8 ? " (short rows: a mean under 8 non-zeros)" : "");
 }
 
 static loom_status choose_strategy(loom_plan *p, const loom_plan_options *opts, const loom_dense *X,

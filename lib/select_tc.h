@@ -40,13 +40,15 @@ static inline int loom__tc_prefer_tiles(int64_t m, int64_t k, int64_t nnz, int64
 }
 
 /* The rows form's MMA depth: k = 8 where rows are short (a mean under 8
- * non-zeros, or under 32 at N <= 64): fewer padded products per group.
- * Measured in the same record: k = 8 was 3-5% faster there, and 8-20%
- * slower on longer rows at N >= 128. */
-static inline int loom__tc_rows_k(int64_t m, int64_t nnz, int64_t n)
+ * non-zeros): fewer padded products per group.  Four H100 records since
+ * the kernel's trimming (run-2026-11-26-h100-s20-median to
+ * run-2026-11-27-h100-resident) put k = 16 level with k = 8 at a mean of
+ * 8-16 and N = 64, 2-3% ahead at 16-32 (the earlier rule kept k = 8 there
+ * up to 32 at N <= 64), and 8-20% ahead on longer rows at N >= 128. */
+static inline int loom__tc_rows_k(int64_t m, int64_t nnz)
 {
     const double mean = m > 0 ? (double)nnz / (double)m : 0;
-    return mean < 8 || (n <= 64 && mean < 32) ? 8 : 16;
+    return mean < 8 ? 8 : 16;
 }
 
 #endif

@@ -335,9 +335,10 @@ static void test_allocation_failures(void **state)
 }
 
 /* Tensor-core strategies: text form, where they run, which values they take. */
-/* The tensor-core form the rules selector picks for an M x K bf16 layer of
- * per_row non-zeros a row, at N columns; -1 if the plan fails. */
-static int rules_tc_form(loom_context *ctx, int M, int K, int N, int per_row)
+/* The tensor-core form (and in *k the MMA depth) the rules selector picks
+ * for an M x K bf16 layer of per_row non-zeros a row, at N columns; -1 if
+ * the plan fails. */
+static int rules_tc_form(loom_context *ctx, int M, int K, int N, int per_row, int *k)
 {
     int64_t *ro = malloc(sizeof(int64_t) * (size_t)(M + 1));
     int32_t *ci = malloc(sizeof(int32_t) * (size_t)M * per_row);
@@ -366,10 +367,9 @@ static int rules_tc_form(loom_context *ctx, int M, int K, int N, int per_row)
         loom_plan_strategy(plan, &got, NULL) == LOOM_SUCCESS && got.kloop == LOOM_K_TC &&
         got.tc_precision == LOOM_TC_BF16) {
         form = (int)got.tc_form;
-        /* the explanation names the form picked, and k = 16 goes with tiles */
+        *k = got.tc_k;
+        /* the explanation names the form picked */
         assert_non_null(strstr(loom_plan_explain(plan), form == LOOM_TC_TILES ? "tiles form" : "rows form"));
-        if (form == LOOM_TC_TILES)
-            assert_int_equal(got.tc_k, 16);
     }
     loom_plan_destroy(&plan);
     loom_csr_destroy(&A);
@@ -465,19 +465,25 @@ static void test_tensor_core_rules(void **state)
     }
     assert_int_equal(loom_csr_destroy(&A), LOOM_SUCCESS);
 
-    /* the form the rules pick for bf16 layers of one value a non-zero */
+    /* the form and depth the rules pick for bf16 layers of one value a non-zero */
     struct {
         int m, k, n, per_row;
         loom_tc_form form;
+        int depth;
     } layers[] = {
-        {400, 2000, 256, 100, LOOM_TC_TILES}, /* density 0.05, nnz * N = 1.0e7 >= 8e6 */
-        {1024, 512, 256, 50, LOOM_TC_ROWS},   /* 1.3e7: K <= 768 needs 1.6e7 */
-        {1024, 512, 512, 50, LOOM_TC_TILES},  /* 2.6e7 */
-        {400, 2000, 128, 100, LOOM_TC_ROWS},  /* N < 256 */
+        {400, 2000, 256, 100, LOOM_TC_TILES, 16}, /* density 0.05, nnz * N = 1.0e7 >= 8e6 */
+        {1024, 512, 256, 50, LOOM_TC_ROWS, 16},   /* 1.3e7: K <= 768 needs 1.6e7 */
+        {1024, 512, 512, 50, LOOM_TC_TILES, 16},  /* 2.6e7 */
+        {400, 2000, 128, 100, LOOM_TC_ROWS, 16},  /* N < 256 */
+        {1024, 512, 64, 20, LOOM_TC_ROWS, 16},    /* rows of 8 or more: k = 16 at any N */
+        {1024, 512, 64, 6, LOOM_TC_ROWS, 8},      /* shorter: k = 8 */
     };
-    for (size_t l = 0; l < sizeof layers / sizeof layers[0]; l++)
-        assert_int_equal(rules_tc_form(ctx, layers[l].m, layers[l].k, layers[l].n, layers[l].per_row),
+    for (size_t l = 0; l < sizeof layers / sizeof layers[0]; l++) {
+        int depth = 0;
+        assert_int_equal(rules_tc_form(ctx, layers[l].m, layers[l].k, layers[l].n, layers[l].per_row, &depth),
                          layers[l].form);
+        assert_int_equal(depth, layers[l].depth);
+    }
 }
 
 int main(void)
