@@ -132,7 +132,8 @@ static void choose_tensor_cores(loom_plan *p, const char *prefix, char *why, siz
              tiles ? "N, the density and the work are all large enough"
                    : "N, the density or the work is too small (or M too large) for dense tiles to pay",
              LOOM_TC_TILES_MIN_N, LOOM_TC_TILES_MAX_M, LOOM_TC_TILES_MIN_DENSITY, LOOM_TC_TILES_MIN_WORK,
-             LOOM_TC_TILES_MIN_WORK_SHORT_K, LOOM_TC_RESIDENT_MAX_K, s.tc_k, s.tc_k == 8 ? " (short rows: a mean under 8 non-zeros)" : "");
+             LOOM_TC_TILES_MIN_WORK_SHORT_K, LOOM_TC_RESIDENT_MAX_K, s.tc_k,
+             s.tc_k == 8 ? " (short rows: a mean under 8 non-zeros)" : "");
 }
 
 static loom_status choose_strategy(loom_plan *p, const loom_plan_options *opts, const loom_dense *X,
