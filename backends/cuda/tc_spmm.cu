@@ -886,15 +886,14 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
     if (smem == 0)
         return 0;
     const int64_t strips = (pr.n + RX_WIDTH - 1) / RX_WIDTH;
-    const int64_t row_cap = (plan->m + RX_WARPS - 1) / RX_WARPS;
-    int64_t chunks = (2 * (int64_t)sms + strips - 1) / strips;
-    chunks = chunks > row_cap ? row_cap : chunks < 1 ? 1 : chunks;
-#ifdef LOOMTC_TUNING /* tuning sessions only: LOOMTC_RX_BLOCKS per multiprocessor */
-    if (getenv("LOOMTC_RX_BLOCKS")) {
-        chunks = ((int64_t)(sms * atof(getenv("LOOMTC_RX_BLOCKS"))) + strips - 1) / strips;
-        chunks = chunks > row_cap ? row_cap : chunks < 1 ? 1 : chunks;
-    }
+    double per_sm = 2.0; /* blocks a multiprocessor */
+#ifdef LOOMTC_TUNING     /* tuning sessions only: LOOMTC_RX_BLOCKS */
+    if (getenv("LOOMTC_RX_BLOCKS"))
+        per_sm = atof(getenv("LOOMTC_RX_BLOCKS"));
 #endif
+    const int64_t row_cap = (plan->m + RX_WARPS - 1) / RX_WARPS;
+    int64_t chunks = ((int64_t)(sms * per_sm) + strips - 1) / strips;
+    chunks = chunks > row_cap ? row_cap : chunks < 1 ? 1 : chunks;
     const bool tall = plan->m >= (int64_t)sms * 2 * RX_WARPS * 8;
     const double blocks = (double)chunks * (double)strips;
     const double gathered_per_copied = (double)plan->nnz * (double)pr.n / (blocks * (double)k * RX_WIDTH);
