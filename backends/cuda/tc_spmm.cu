@@ -869,7 +869,7 @@ static cudaError_t rx_launch_w(const loomcu_tc_plan *plan, const rx_params &rp, 
  *     DLMC layer, both kernels forced in turn
  *     (bench/results/tc/run-2026-11-27-h100-resident), that takes the
  *     resident kernel on 512 x 512 at 0.9 sparsity (and 0.95 from N = 512),
- *     1024 x 256, 1024 x 512 and 2048 x 512 (up to 1.7x faster), and
+ *     1024 x 256, 1024 x 512 and 2048 x 512 (up to 1.9x faster), and
  *     leaves it off the short and the wide layers, where copying K rows
  *     costs more than the gathers it saves (down to 0.6x).
  * Returns 1 and the launch error when it launched, 0 to fall through. */
