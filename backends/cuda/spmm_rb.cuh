@@ -121,10 +121,29 @@ __global__ void rb_sr_kernel(operands<T> p, bool csc)
  * the loads run ahead; the sum is still acc = fma(a[j], x[col[j]], acc) from
  * +0 in storage order (reference/order_rb_sr.h row_sum_rb_sr).
  */
-/* U: as many pairs ahead as 32 registers of x values hold (at most G). */
+/* U: as many pairs ahead as 32 registers of x values hold (at most G);
+ * the EB chunk walk's (eb_sr_wide_kernel).  The RB walk's is below. */
 template <typename T, int G, int V> struct walk_unroll {
     static const int regs = V * (int)sizeof(T) / 4;
     static const int U = G < 32 / regs ? G : 32 / regs;
+};
+
+/*
+ * The RB wide walk's shape: 4 blocks per SM (32 warps) with U = 8 pairs
+ * ahead at one register of x per pair, 4 at two or more, so that it fits
+ * 64 registers.  More warps with fewer loads each beat fewer warps with
+ * more (U = 32 / regs at 2-3 blocks): on an H100, 20 real matrices, the
+ * geometric mean of the walk's time went down 1.19x at N = 32 (G = 32,
+ * V = 1), 1.13x at N = 64 (V = 2) and 1.16x at N = 128 (V = 4), up to
+ * 1.5x on meshes and road graphs of many short rows; level at N = 16
+ * (bench/results/cuda-2026-11-27-h100-occupancy/).  Speed only: the loads
+ * run ahead, the fmas keep their order.
+ */
+template <typename T, int G, int V> struct rb_wide_shape {
+    static const int regs = V * (int)sizeof(T) / 4;
+    static const int ahead = 8 / regs > 4 ? 8 / regs : 4;
+    static const int U = G < ahead ? G : ahead;
+    static const int blocks = 4; /* per SM, __launch_bounds__ */
 };
 
 /* The pair (col, a) of position j for this lane, or (0, 0) past end. */
@@ -199,9 +218,8 @@ __device__ __forceinline__ void wide_row(const operands<T> &p, int64_t row, int6
 /* RB + SR, wide: a group of G lanes per row, one tile of G*V columns per
  * blockIdx.y step (the tiles of a row run in parallel). */
 template <typename T, int G, int V>
-__global__ void __launch_bounds__(256, ((G >= 16 && sizeof(T) * V >= 16) ||
-                                       (G == 32 && sizeof(T) * V == 4)) ? 2 : 3)
-rb_sr_wide_kernel(operands<T> p) /* 3 blocks per SM where that stays free of spills */
+__global__ void __launch_bounds__(256, (rb_wide_shape<T, G, V>::blocks))
+rb_sr_wide_kernel(operands<T> p)
 {
     const int64_t row = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / G;
     if (row >= p.m)
@@ -209,7 +227,7 @@ rb_sr_wide_kernel(operands<T> p) /* 3 blocks per SM where that stays free of spi
     const int lane = threadIdx.x & (G - 1);
     const int64_t tile_w = (int64_t)G * V;
     for (int64_t tile = blockIdx.y * tile_w; tile < p.n; tile += (int64_t)gridDim.y * tile_w)
-        wide_row<T, G, V, walk_unroll<T, G, V>::U>(p, row, tile + (int64_t)lane * V);
+        wide_row<T, G, V, rb_wide_shape<T, G, V>::U>(p, row, tile + (int64_t)lane * V);
 }
 
 /*
