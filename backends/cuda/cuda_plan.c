@@ -210,6 +210,31 @@ static bool wants_bins(const loom_plan *plan)
            plan->A->rows > 0 && plan->A->nnz > 0;
 }
 
+/*
+ * The long bin is for the few long rows that would set the time.  Rows of
+ * about one length (the longest at most twice the mean) need none where
+ * the short walk alone has warps enough (2048: half a wave of an H100 at
+ * four 8-warp blocks per SM); X row-major in vectors of 16 bytes, as the
+ * binned walks take it.  Measured on an H100
+ * (bench/results/cuda-2026-11-27-h100-occupancy/bins-prototype/): without
+ * the long bin, DLMC rn50 mp0.5 (1024 rows of 256-326) 1.5x faster at
+ * N = 256 and 1.8x at N = 512, mp0.8 final_dense (1000 rows of 410 on
+ * average) 1.07x at N = 512, bcsstk16 1.2x at N = 64; with fewer warps
+ * (these layers at N <= 128, final_dense at N = 256) the one-column walk
+ * of long rows was faster, and there the bins stay.  Speed only.
+ */
+#define BINS_UNIFORM_MAX_OVER_MEAN 2.0
+#define BINS_UNIFORM_MIN_WARPS 2048.0
+
+static bool rows_need_no_long_bin(const loom_plan *plan)
+{
+    const double m = (double)plan->A->rows, mean = (double)plan->A->nnz / m;
+    const double per_vector = 16.0 / (double)loom_dtype_size(plan->dtype);
+    const double warps = m * (double)plan->n / (32.0 * per_vector);
+    return plan->features.row_max <= BINS_UNIFORM_MAX_OVER_MEAN * mean &&
+           warps >= BINS_UNIFORM_MIN_WARPS;
+}
+
 /* The bins on the host, reserved in the arena for the device. */
 static loom_status prepare_bins(const loom_plan *plan, loomcu_row_bins *bins, arena *a)
 {
@@ -217,6 +242,11 @@ static loom_status prepare_bins(const loom_plan *plan, loomcu_row_bins *bins, ar
     const int64_t *ro = plan->A->memory == LOOM_MEMORY_HOST ? plan->A->row_offsets
                                                             : plan->A->host_row_offsets;
     int64_t n_long = 0;
+    if (plan->n > 1 && rows_need_no_long_bin(plan)) {
+        bins->n_long = 0;
+        bins->n_short = m;
+        return LOOM_SUCCESS; /* no list: the kernel walks the rows in order */
+    }
     for (int64_t r = 0; r < m; r++)
         n_long += ro[r + 1] - ro[r] > threshold;
     bins->n_long = n_long;
