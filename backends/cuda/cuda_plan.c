@@ -164,15 +164,21 @@ static loom_status prepare_eb(const loom_plan *plan, loomcu_eb_data *eb, arena *
 }
 
 /*
- * RB + SR row bins: a row with more non-zeros than this is walked one
- * column per lane, with deeper load pipelines (rb_sr_binned_kernel).
- * Measured on an H200 over 12 real matrices (bench/results/cuda-2026-11-22-h200-binned/):
- * 32 was best up to N = 64, 128 from N = 128 up (at wide N a long row
- * already has many tiles running side by side).
+ * RB + SR row bins and EB + SR segments: a row (segment) with more
+ * non-zeros than this is walked one column per lane, with deeper load
+ * pipelines (rb_sr_binned_kernel, eb_sr_segments_kernel; at N <= 4 by a
+ * group of lanes in the narrow walks).  Measured first on an H200 over 12
+ * real matrices (bench/results/cuda-2026-11-22-h200-binned/): 32 up to
+ * N = 64, 128 from N = 128 up (at wide N a long row already has many
+ * tiles running side by side).  With the later walks, on an H100 over 39
+ * inputs (bench/results/cuda-2026-11-27-h100-occupancy/ section 7), 16 is
+ * better up to N = 64: the binned and segments designs 1.02-1.20x faster,
+ * the best design 1.03-1.06x at N = 8..48 and level to 1.02x at N <= 4
+ * (where PR designs are the best on most inputs).
  */
 static int64_t long_row_threshold(int64_t n)
 {
-    return n <= 64 ? 32 : 128;
+    return n <= 64 ? 16 : 128;
 }
 
 /*
