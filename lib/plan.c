@@ -116,23 +116,26 @@ static loom_status choose_rules(loom_plan *p, const char *prefix, char *why, siz
 static void choose_tensor_cores(loom_plan *p, const char *prefix, char *why, size_t len)
 {
     const loom_features *f = &p->features;
+    loom__device_info dev;
+    plan_device_info(p, &dev);
+    const int64_t resident_max_k = loom__tc_resident_max_k(dev.tc_resident_max_k);
     loom_strategy s;
     loom_strategy_design(0, &s); /* rb-rm-sr, then the TC K-loop */
     s.kloop = LOOM_K_TC;
     s.tc_precision = p->dtype == LOOM_F16 ? LOOM_TC_F16 : LOOM_TC_BF16;
-    const bool tiles = loom__tc_prefer_tiles(f->rows, f->cols, f->nnz, p->n);
+    const bool tiles = loom__tc_prefer_tiles(f->rows, f->cols, f->nnz, p->n, resident_max_k);
     s.tc_form = tiles ? LOOM_TC_TILES : LOOM_TC_ROWS;
     s.tc_k = tiles ? 16 : loom__tc_rows_k(f->rows, f->nnz);
     p->strategy = s;
     snprintf(why, len,
              "%s%s values run on tensor cores; the %s form, since %s (tiles where N >= %d, "
-             "M <= %d, density >= %.2f and nnz * N >= %.0e, or %.1e where K <= %d: X's rows "
+             "M <= %d, density >= %.2f and nnz * N >= %.0e, or %.1e where K <= %" PRId64 ": X's rows "
              "would be gathered many times over); k = %d%s",
              prefix, loom_dtype_name(p->dtype), tiles ? "tiles" : "rows",
              tiles ? "N, the density and the work are all large enough"
                    : "N, the density or the work is too small (or M too large) for dense tiles to pay",
              LOOM_TC_TILES_MIN_N, LOOM_TC_TILES_MAX_M, LOOM_TC_TILES_MIN_DENSITY, LOOM_TC_TILES_MIN_WORK,
-             LOOM_TC_TILES_MIN_WORK_SHORT_K, LOOM_TC_RESIDENT_MAX_K, s.tc_k,
+             LOOM_TC_TILES_MIN_WORK_SHORT_K, resident_max_k, s.tc_k,
              s.tc_k == 8 ? " (short rows: a mean under 8 non-zeros)" : "");
 }
 

@@ -53,6 +53,8 @@ typedef struct loom__device_info {
     int sms;            /* GPU streaming multiprocessors (0: not a GPU plan) */
     double gpu_l2_kb;   /* GPU L2 */
     double mem_bw_gbs;  /* GPU memory bandwidth, GB/s */
+    int64_t tc_resident_max_k; /* GPU: the largest K whose X strips the tensor-core rows
+                                * form holds in shared memory (0: unknown, not a GPU) */
     char id[96];        /* one token naming the device, for tune-cache keys */
     const char *source; /* "hwloc", "sysconf" */
 } loom__device_info;

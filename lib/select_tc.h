@@ -11,8 +11,10 @@
  * ~10 us plus the dense work, the rows form's grows with nnz * N.  The one
  * tall layer (33288 x 512) is the reason for the cap on M: there the tiles
  * form's dense MMAs (M*K*N) cost more than the rows form's gathers.
- * Where K <= 768 the rows form has its resident-strip kernel (X strips
- * held in shared memory: tc_spmm.cu rx_try) and needs twice the work
+ * Where K is small enough for the rows form's resident-strip kernel (X
+ * strips held in shared memory: tc_spmm.cu rx_try; 802 rows on an H100 or
+ * H200, as the device reports through loomcu_tc_resident_max_k, 768 where
+ * it does not say) the rows form needs twice the work
  * before the tiles form pays (run-2026-11-27-h100-resident: 512 x 512 at
  * 0.9 and N = 512, 2048 x 512 at 0.95 and N = 256 run faster in the rows
  * form; with 1.6e7 for every K, 512 x 2048 at 0.95 lost to cuSPARSE).
@@ -26,15 +28,25 @@
 #define LOOM_TC_TILES_MIN_DENSITY 0.04 /* nnz / (M K) */
 #define LOOM_TC_TILES_MIN_WORK 8e6     /* nnz * N: the products */
 #define LOOM_TC_TILES_MIN_WORK_SHORT_K 1.6e7 /* ... where K <= LOOM_TC_RESIDENT_MAX_K */
-#define LOOM_TC_RESIDENT_MAX_K 768     /* the rows form's resident-strip kernel fits (H100, H200) */
+#define LOOM_TC_RESIDENT_MAX_K 768     /* the rows form's resident-strip kernel fits, where the
+                                        * device does not say (H100 and H200 hold up to 802) */
 #define LOOM_TC_TILES_MAX_M 8192       /* rows: past this the dense MMA work dominates */
 
-static inline int loom__tc_prefer_tiles(int64_t m, int64_t k, int64_t nnz, int64_t n)
+/* The largest K the resident-strip kernel holds: the device's answer
+ * (loom__device_info.tc_resident_max_k), or LOOM_TC_RESIDENT_MAX_K where
+ * it has none (0). */
+static inline int64_t loom__tc_resident_max_k(int64_t device_max_k)
+{
+    return device_max_k > 0 ? device_max_k : LOOM_TC_RESIDENT_MAX_K;
+}
+
+/* resident_max_k: loom__tc_resident_max_k's answer for the device. */
+static inline int loom__tc_prefer_tiles(int64_t m, int64_t k, int64_t nnz, int64_t n, int64_t resident_max_k)
 {
     if (m <= 0 || k <= 0)
         return 0;
     const double density = (double)nnz / ((double)m * (double)k);
-    const double min_work = k <= LOOM_TC_RESIDENT_MAX_K ? LOOM_TC_TILES_MIN_WORK_SHORT_K : LOOM_TC_TILES_MIN_WORK;
+    const double min_work = k <= resident_max_k ? LOOM_TC_TILES_MIN_WORK_SHORT_K : LOOM_TC_TILES_MIN_WORK;
     return n >= LOOM_TC_TILES_MIN_N && m <= LOOM_TC_TILES_MAX_M && density >= LOOM_TC_TILES_MIN_DENSITY &&
            (double)nnz * (double)n >= min_work;
 }

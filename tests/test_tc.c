@@ -388,6 +388,46 @@ static void test_wide(void **state)
     assert_int_equal(fails, 0);
 }
 
+/* The bound the selector reads (loomcu_tc_resident_max_k, through the
+ * CUDA backend's device information) is the resident kernel's own: at K
+ * equal to it the forced resident path runs, one row of X more and it
+ * declines. */
+static void test_resident_bound(void **state)
+{
+    (void)state;
+    int64_t max_k = 0;
+    assert_int_equal(loomcu_tc_resident_max_k(&max_k), cudaSuccess);
+    printf("  the resident strips hold K <= %lld on this device\n", (long long)max_k);
+    assert_true(max_k > 0);
+    const int64_t n = 64;
+    for (int64_t k = max_k; k <= max_k + 1; k++) {
+        host_csr A = random_csr(64, k, 0.05);
+        tc_config cfg = {TC_PREC_F16, 16, TC_FORM_ROWS};
+        loomcu_tc_plan plan;
+        assert_int_equal(loomcu_tc_plan_create(&plan, A.ro, A.m, &cfg), cudaSuccess);
+        uint16_t *v = calloc((size_t)A.nnz + 1, 2), *x = calloc((size_t)(k * n), 2);
+        assert_true(v && x);
+        void *y = NULL;
+        assert_int_equal(cudaMalloc(&y, 2 * A.m * n), cudaSuccess);
+        loomcu_tc_problem dp = {A.m, k, n, dev_copy(A.ro, sizeof(int64_t) * (A.m + 1)),
+                                dev_copy(A.ci, sizeof(int32_t) * A.nnz), dev_copy(v, 2 * A.nnz),
+                                TC_VAL_F16, dev_copy(x, 2 * k * n), n, y, n, 1.0f, 0.0f};
+        assert_int_equal(loomcu_tc_spmm_path(&plan, &dp, NULL, LOOMCU_TC_PATH_RESIDENT),
+                         k == max_k ? cudaSuccess : cudaErrorNotSupported);
+        assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+        loomcu_tc_plan_destroy(&plan);
+        cudaFree((void *)dp.row_offsets);
+        cudaFree((void *)dp.col_indices);
+        cudaFree((void *)dp.values);
+        cudaFree((void *)dp.x);
+        cudaFree(dp.y);
+        free(v);
+        free(x);
+        free(A.ro);
+        free(A.ci);
+    }
+}
+
 /* Inf and NaN in X: the tiles form must not let them meet A's zeros (one
  * Inf would turn its 64 rows to NaN); every form must give the reference's
  * answer, NaN where the reference has NaN.  Exact inputs otherwise, so the
@@ -462,6 +502,7 @@ int main(void)
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_tall),
         cmocka_unit_test(test_wide),
+        cmocka_unit_test(test_resident_bound),
         cmocka_unit_test(test_nonfinite),
         cmocka_unit_test(test_dlmc),
     };

@@ -1119,6 +1119,22 @@ extern "C" cudaError_t loomcu_tc_device_sms(int *dev, int *sms)
     return e == cudaSuccess ? cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, *dev) : e;
 }
 
+extern "C" cudaError_t loomcu_tc_resident_max_k(int64_t *max_k)
+{
+    int dev = 0, sms = 0;
+    loomtc::rx_limits l;
+    cudaError_t e = loomcu_tc_device_sms(&dev, &sms);
+    if (e == cudaSuccess)
+        e = loomtc::rx_device_limits(dev, &l);
+    if (e != cudaSuccess)
+        return e;
+    /* rx_strip_bytes: (k + 1) * PITCH <= optin and 2 * (bytes + reserved) <= per_sm */
+    const int64_t cap = l.optin < l.per_sm / 2 - l.reserved ? l.optin : l.per_sm / 2 - l.reserved;
+    const int64_t rows = cap / loomtc::rx_shape<loomtc::RX_WIDTH>::PITCH;
+    *max_k = rows > 1 ? rows - 1 : 0;
+    return cudaSuccess;
+}
+
 extern "C" int loomcu_tc_supported(tc_value vt, const tc_config *cfg)
 {
     if (cfg->form == TC_FORM_TILES)

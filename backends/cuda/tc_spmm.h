@@ -72,6 +72,12 @@ typedef struct loomcu_tc_plan {
 /* The current device and its multiprocessors (the launch shapes' input). */
 cudaError_t loomcu_tc_device_sms(int *dev, int *sms);
 
+/* The largest K (rows of X) for which the rows form's resident-strip
+ * kernel holds X's strips in shared memory on the current device, two
+ * blocks a multiprocessor (0: none); the selector's bound
+ * (lib/select_tc.h). */
+cudaError_t loomcu_tc_resident_max_k(int64_t *max_k);
+
 /* 1 when kernels exist for this storage type, precision and MMA depth. */
 int loomcu_tc_supported(tc_value vt, const tc_config *cfg);
 
