@@ -139,6 +139,16 @@ static int read_smtx(const char *path, host_csr *A)
     return 0;
 }
 
+/* The device arrays of a problem made with dev_copy. */
+static void free_device_operands(const loomcu_tc_problem *dp)
+{
+    cudaFree((void *)dp->row_offsets);
+    cudaFree((void *)dp->col_indices);
+    cudaFree((void *)dp->values);
+    cudaFree((void *)dp->x);
+    cudaFree(dp->y);
+}
+
 static void *dev_copy(const void *h, size_t bytes)
 {
     void *d = NULL;
@@ -293,11 +303,7 @@ static int run_case(const host_csr *A, const struct combo *cb, int64_t n, int64_
            (long long)n, (long long)ldx, alpha, beta, rc ? "FAIL" : "ok", check, rc ? 0 : paths);
 
     loomcu_tc_plan_destroy(&plan);
-    cudaFree((void *)dp.row_offsets);
-    cudaFree((void *)dp.col_indices);
-    cudaFree((void *)dp.values);
-    cudaFree((void *)dp.x);
-    cudaFree(dp.y);
+    free_device_operands(&dp);
     free(val);
     free(x);
     free(y0);
@@ -416,11 +422,7 @@ static void test_resident_bound(void **state)
                          k == max_k ? cudaSuccess : cudaErrorNotSupported);
         assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
         loomcu_tc_plan_destroy(&plan);
-        cudaFree((void *)dp.row_offsets);
-        cudaFree((void *)dp.col_indices);
-        cudaFree((void *)dp.values);
-        cudaFree((void *)dp.x);
-        cudaFree(dp.y);
+        free_device_operands(&dp);
         free(v);
         free(x);
         free(A.ro);
