@@ -12,9 +12,9 @@
  * tall layer (33288 x 512) is the reason for the cap on M: there the tiles
  * form's dense MMAs (M*K*N) cost more than the rows form's gathers.
  * Where K is small enough for the rows form's resident-strip kernel (X
- * strips held in shared memory: tc_spmm.cu rx_try; 802 rows on an H100 or
- * H200, as the device reports through loomcu_tc_resident_max_k, 768 where
- * it does not say) the rows form needs twice the work
+ * strips held in shared memory: tc_spmm.cu rx_try; 802 rows on an H100,
+ * as the device reports through loomcu_tc_resident_max_k, 768 where it
+ * does not say) the rows form needs twice the work
  * before the tiles form pays (run-2026-11-27-h100-resident: 512 x 512 at
  * 0.9 and N = 512, 2048 x 512 at 0.95 and N = 256 run faster in the rows
  * form; with 1.6e7 for every K, 512 x 2048 at 0.95 lost to cuSPARSE).
@@ -29,7 +29,7 @@
 #define LOOM_TC_TILES_MIN_WORK 8e6     /* nnz * N: the products */
 #define LOOM_TC_TILES_MIN_WORK_SHORT_K 1.6e7 /* ... where K <= LOOM_TC_RESIDENT_MAX_K */
 #define LOOM_TC_RESIDENT_MAX_K 768     /* the rows form's resident-strip kernel fits, where the
-                                        * device does not say (H100 and H200 hold up to 802) */
+                                        * device does not say (an H100 holds up to 802) */
 #define LOOM_TC_TILES_MAX_M 8192       /* rows: past this the dense MMA work dominates */
 
 /* The largest K the resident-strip kernel holds: the device's answer
