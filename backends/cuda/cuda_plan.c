@@ -172,9 +172,10 @@ static loom_status prepare_eb(const loom_plan *plan, loomcu_eb_data *eb, arena *
  * N = 64, 128 from N = 128 up (at wide N a long row already has many
  * tiles running side by side).  With the later walks, on an H100 over 39
  * inputs (bench/results/cuda-2026-11-27-h100-occupancy/ section 7), 16 is
- * better up to N = 64: the binned and segments designs 1.01-1.21x faster,
- * the best design 1.03-1.06x at N = 8..48 and level to 1.02x at N <= 4
- * (where PR designs are the best on most inputs).
+ * better up to N = 64: the segments designs up to 1.21x faster, the
+ * binned walk 1.02-1.08x (level at N = 2 to 4), the best design
+ * 1.03-1.06x at N = 8..64 and 0.99-1.02x at N <= 4 (where PR designs are
+ * the best on most inputs).
  */
 static int64_t long_row_threshold(int64_t n)
 {

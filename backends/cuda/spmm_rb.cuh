@@ -135,12 +135,12 @@ template <typename T, int G, int V> struct walk_unroll {
  * more (U = 32 / regs at 2-3 blocks): on an H100, 20 real matrices, the
  * geometric mean of the walk's time went down 1.19x at N = 32 (G = 32,
  * V = 1), 1.13x at N = 64 (V = 2) and 1.16x at N = 128 (V = 4), up to
- * 1.5x on meshes and road graphs of many short rows; level at N = 16
+ * 1.9x on meshes and road graphs of many short rows; level at N = 16
  * (bench/results/cuda-2026-11-27-h100-occupancy/).  Speed only: the loads
  * run ahead, the fmas keep their order.
  */
 template <typename T, int G, int V> struct rb_wide_shape {
-    static const int regs = V * (int)sizeof(T) / 4;
+    static const int regs = walk_unroll<T, G, V>::regs;
     static const int ahead = 8 / regs > 4 ? 8 / regs : 4;
     static const int U = G < ahead ? G : ahead;
     static const int blocks = 4; /* per SM, __launch_bounds__ */

@@ -40,7 +40,7 @@
  * are chosen at launch by a cost model of the blocks' work (launch_shape),
  * with each bin's rows longest first so the heaviest blocks start first.
  *
- * A second kernel, for fp16/bf16 with K up to about 770, keeps a
+ * A second kernel, for fp16/bf16 with K up to about 800, keeps a
  * 64-column strip of X resident in shared memory and lets ldmatrix gather
  * each group's rows from there (tc_resident_kernel, below; rx_try() says
  * when it runs: where the gathers would move more than the strips' copies).
@@ -827,17 +827,27 @@ static cudaError_t rx_device_limits(int dev, rx_limits *l)
     return cudaSuccess;
 }
 
-/* The resident kernel holds strips of 64 columns, two blocks per
- * multiprocessor (one copies its strip while the other computes): K up to
- * about 770 rows on an H200.  Narrower strips for larger K (32 and 16
- * columns, one MMA tile or two per group) were slower than the gather kernel
- * on every DLMC matrix they applied to (H200, 2026-11-24): the per-group
- * work is then spread over too few MMAs.  0 when K does not fit. */
+/* The resident kernel holds strips of 64 columns (K rows and a row of
+ * zeros), two blocks per multiprocessor (one copies its strip while the
+ * other computes): a strip fits one block's opt-in shared memory and half
+ * a multiprocessor's less what the system keeps per block.  K up to 802
+ * rows on an H100 (rx_max_k; loomcu_tc_resident_max_k gives it to the
+ * selector).  Narrower strips for larger K (32 and 16 columns, one MMA
+ * tile or two per group) were slower than the gather kernel on every DLMC
+ * matrix they applied to (H200, 2026-11-24): the per-group work is then
+ * spread over too few MMAs. */
 constexpr int RX_WIDTH = 64;
+static int64_t rx_max_k(const rx_limits &l)
+{
+    const int64_t half = (int64_t)l.per_sm / 2 - l.reserved;
+    const int64_t rows = (l.optin < half ? l.optin : half) / rx_shape<RX_WIDTH>::PITCH;
+    return rows - 1; /* below 0: not even K = 0 fits */
+}
+
+/* A strip's bytes for K rows of X; 0 when K does not fit. */
 static size_t rx_strip_bytes(const rx_limits &l, int64_t k)
 {
-    const size_t bytes = (size_t)(k + 1) * rx_shape<RX_WIDTH>::PITCH;
-    return bytes <= (size_t)l.optin && 2 * (bytes + l.reserved) <= (size_t)l.per_sm ? bytes : 0;
+    return k <= rx_max_k(l) ? (size_t)(k + 1) * rx_shape<RX_WIDTH>::PITCH : 0;
 }
 
 template <int VT, int KS, int W>
@@ -1128,10 +1138,8 @@ extern "C" cudaError_t loomcu_tc_resident_max_k(int64_t *max_k)
         e = loomtc::rx_device_limits(dev, &l);
     if (e != cudaSuccess)
         return e;
-    /* rx_strip_bytes: (k + 1) * PITCH <= optin and 2 * (bytes + reserved) <= per_sm */
-    const int64_t cap = l.optin < l.per_sm / 2 - l.reserved ? l.optin : l.per_sm / 2 - l.reserved;
-    const int64_t rows = cap / loomtc::rx_shape<loomtc::RX_WIDTH>::PITCH;
-    *max_k = rows > 1 ? rows - 1 : 0;
+    const int64_t k = loomtc::rx_max_k(l);
+    *max_k = k > 0 ? k : 0;
     return cudaSuccess;
 }
 

@@ -110,7 +110,7 @@ size_t loomcu_tc_tiles_state_bytes(int64_t m, int64_t k, int64_t n);
 /* The kernels behind loomcu_tc_spmm, which picks one per call.  Rows form:
  * "gather" (X rows gathered from L2 for every group) and "resident"
  * (fp16/bf16 only: each block holds a 64-column strip of X in shared
- * memory; K up to about 770 rows on an H200; chosen where the gathers
+ * memory; K up to loomcu_tc_resident_max_k; chosen where the gathers
  * would move more than the strip copies: rx_try in tc_spmm.cu).
  * Tiles form: "plain" and "pipelined" (tc_tiles.cu).  The kernels of one
  * form do the same arithmetic, so give the same bits; tests run each.  A
