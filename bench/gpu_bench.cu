@@ -345,7 +345,8 @@ static std::vector<std::string> loom_candidates(int n)
         c.push_back("eb-rm-sr:chunk=128,coarsen=1,csc");
     }
     if (n <= 64) {
-        for (int w : {2, 4, 8, 16, 32})
+        /* 64-256: a row across the warps of a block (few, long rows) */
+        for (int w : {2, 4, 8, 16, 32, 64, 128, 256})
             c.push_back("rb-rm-pr:lanes=" + std::to_string(w) + ",vdl");
         c.push_back("eb-rm-pr:chunk=64,lanes=8,vdl");
         c.push_back("eb-rm-pr:chunk=256,lanes=16,vdl");

@@ -201,14 +201,15 @@ typedef enum loom_tc_form {
 #define LOOM_TECH_BINNING 0x4u /* group rows of similar length */
 
 #define LOOM_DESIGN_COUNT 8
-#define LOOM_LANES_MAX 32
+#define LOOM_LANES_MAX 256   /* RB + PR: a row's lanes may span up to 8 warps */
+#define LOOM_EB_LANES_MAX 32 /* EB + PR: a chunk's segmented tree is one warp */
 
 typedef struct loom_strategy {
     loom_mloop mloop;
     int64_t chunk;       /* EB: non-zeros per chunk (>= 1; multiple of lanes under PR) */
     loom_nloop nloop;
     loom_kloop kloop;
-    int lanes;           /* PR: lane width, a power of two in 2..32 */
+    int lanes;           /* PR: lane width, a power of two in 2..256 (2..32 under EB) */
     unsigned techniques; /* LOOM_TECH_* flags */
     int coarsen;         /* output columns per worker; 0 lets the backend choose */
     /* LOOM_K_TC only: operand precision and MMA depth k (16 or 8 for

@@ -45,6 +45,7 @@
 #include "loom_internal.h"
 
 #include <stdio.h>
+#include <string.h>
 
 typedef struct rule_thresholds {
     const char *name;            /* in the explanation */
@@ -61,10 +62,33 @@ static const rule_thresholds papers = {"the papers'", 4, 1.0, 32.0, NEVER, NEVER
 static const rule_thresholds openmp_refit = {"refitted", 0, 1e9, 1e9, NEVER, NEVER};
 static const rule_thresholds cuda_refit = {"refitted", 8, 2.0, 64.0, 3, 300000};
 
+/* Sub-warps up to one warp: the papers' rule.  Lanes across warps
+ * (RB + PR up to 256) are wide_lanes'. */
 static int lanes_for_mean(double mean)
 {
     int w = 2;
-    while (w < LOOM_LANES_MAX && w < mean)
+    while (w < 32 && w < mean)
+        w *= 2;
+    return w;
+}
+
+/*
+ * RB + PR lanes across warps where a few long rows would set the time:
+ * where the longest row has WIDE_MIN_ROW non-zeros or more, the widest
+ * power of two from 32 to 256 that keeps rows x lanes <= WIDE_THREADS
+ * (half the threads an H100's 132 multiprocessors hold).  Fitted on
+ * bench/results/cuda-2026-11-27-h100-wide-lanes/ (RB + PR at N <= 16, the
+ * 40 real inputs): 1.053x the best width's time in geometric mean, against
+ * 1.233x for the sub-warp rule alone.  0 where the rule does not apply.
+ */
+#define WIDE_MIN_ROW 64.0
+#define WIDE_THREADS ((int64_t)1 << 17)
+static int wide_lanes(const loom_features *f)
+{
+    if (f->row_max < WIDE_MIN_ROW || f->rows * 64 > WIDE_THREADS)
+        return 0;
+    int w = 64;
+    while (w < LOOM_LANES_MAX && f->rows * (w * 2) <= WIDE_THREADS)
         w *= 2;
     return w;
 }
@@ -78,6 +102,8 @@ static void cuda_options(const loom_features *f, loom_strategy *s)
     s->techniques = LOOM_TECH_VDL;
     if (s->kloop == LOOM_K_PR) {
         s->lanes = lanes_for_mean(f->row_mean);
+        if (s->mloop == LOOM_M_RB && wide_lanes(f) > s->lanes)
+            s->lanes = wide_lanes(f);
         if (s->mloop == LOOM_M_EB) {
             s->lanes = s->lanes < 8 ? 8 : s->lanes;
             s->chunk = s->lanes == 8 ? 64 : 256;
@@ -132,4 +158,11 @@ void loom__select_rules(const loom_features *f, int64_t n, loom_layout layout, l
              skewed ? "element (EB)" : "row (RB)",
              layout == LOOM_ROW_MAJOR ? "row-major" : "column-major",
              layout == LOOM_ROW_MAJOR ? "RM" : "CM");
+    if (s->kloop == LOOM_K_PR && s->lanes > 32) {
+        size_t used = strlen(why);
+        snprintf(why + used, len - used,
+                 "; the longest row has %.0f >= %.0f non-zeros and there are only %lld rows, so "
+                 "%d lanes a row (%d warps)",
+                 f->row_max, WIDE_MIN_ROW, (long long)f->rows, s->lanes, s->lanes / 32);
+    }
 }

@@ -64,11 +64,12 @@ loom_status loom_strategy_check(const loom_strategy *s)
         return loom__error(LOOM_ERR_INVALID_ARGUMENT,
                            "strategy: a tensor-core precision, form or k is set on a non-TC K-loop");
     }
+    const int lanes_max = s->mloop == LOOM_M_EB ? LOOM_EB_LANES_MAX : LOOM_LANES_MAX;
     if (s->kloop == LOOM_K_PR &&
-        (s->lanes < 2 || s->lanes > LOOM_LANES_MAX || (s->lanes & (s->lanes - 1)) != 0))
+        (s->lanes < 2 || s->lanes > lanes_max || (s->lanes & (s->lanes - 1)) != 0))
         return loom__error(LOOM_ERR_INVALID_ARGUMENT,
-                           "strategy: PR lane width %d is not a power of two in 2..%d", s->lanes,
-                           LOOM_LANES_MAX);
+                           "strategy: PR lane width %d is not a power of two in 2..%d%s", s->lanes,
+                           lanes_max, s->mloop == LOOM_M_EB ? " (the limit under EB)" : "");
     if (s->mloop == LOOM_M_EB && (s->chunk < 1 || s->chunk > INT32_MAX))
         return loom__error(LOOM_ERR_INVALID_ARGUMENT,
                            "strategy: EB chunk %" PRId64 " is not in 1..%d", s->chunk, INT32_MAX);

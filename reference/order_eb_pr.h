@@ -31,10 +31,10 @@
 
 /* The segmented network restricted to one row's lanes first..last of a
  * tile: lanes of other rows never combine with these, so they are left out. */
-static real SUFFIX(segmented_tile_sum)(real v[LOOM_LANES_MAX], int first, int last, int w)
+static real SUFFIX(segmented_tile_sum)(real v[LOOM_EB_LANES_MAX], int first, int last, int w)
 {
     for (int s = 1; s < w; s *= 2) {
-        real next[LOOM_LANES_MAX];
+        real next[LOOM_EB_LANES_MAX];
         for (int l = first; l <= last; l++)
             next[l] = (l + s <= last) ? v[l] + v[l + s] : v[l];
         for (int l = first; l <= last; l++)
@@ -60,7 +60,7 @@ static real SUFFIX(row_sum_eb_pr)(const ref_csr *A, int64_t i, const real *x, in
         eb_piece(start, end, C, c, &b, &e);
         /* The tiles of chunk c that hold non-zeros b .. e-1. */
         for (int64_t tile = c * C + ((b - c * C) / w) * w; tile < e; tile += w) {
-            real v[LOOM_LANES_MAX];
+            real v[LOOM_EB_LANES_MAX];
             int first = (int)((b > tile ? b : tile) - tile);
             int last = (int)((e < tile + w ? e : tile + w) - 1 - tile);
             for (int l = first; l <= last; l++) {

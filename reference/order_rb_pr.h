@@ -16,6 +16,9 @@
  *         part[l] = part[l] + part[l+s]               for l = 0 .. s-1
  *     result = part[0]
  *
+ * w runs up to LOOM_LANES_MAX (256) under RB: on a GPU such a row spans
+ * w/32 warps, and the tree's levels s >= 32 are the ones that cross warps.
+ *
  * Worked example, w = 4, row values 1..6 times x = 1: lanes hold
  * part = (1+5, 2+6, 3, 4) = (6, 8, 3, 4); s = 2 gives (6+3, 8+4) = (9, 12);
  * s = 1 gives 9+12 = 21.

@@ -161,7 +161,12 @@ static void test_strategy_text(void **state)
     assert_string_equal(buf, "eb-cm-pr:chunk=64,lanes=16,vdl");
     EXPECT(loom_strategy_parse("rb-xx-sr", &s), LOOM_ERR_INVALID_ARGUMENT, "rb-xx-sr");
     EXPECT(loom_strategy_parse("rb-rm-pr:lanes=3", &s), LOOM_ERR_INVALID_ARGUMENT, "lane width 3");
-    EXPECT(loom_strategy_parse("rb-rm-pr:lanes=64", &s), LOOM_ERR_INVALID_ARGUMENT, "lane width 64");
+    /* Lanes across warps: up to 256 under RB, a warp's 32 under EB. */
+    assert_int_equal(loom_strategy_parse("rb-cm-pr:lanes=256", &s), LOOM_SUCCESS);
+    assert_int_equal(s.lanes, 256);
+    EXPECT(loom_strategy_parse("rb-rm-pr:lanes=512", &s), LOOM_ERR_INVALID_ARGUMENT, "2..256");
+    EXPECT(loom_strategy_parse("eb-rm-pr:chunk=256,lanes=64", &s), LOOM_ERR_INVALID_ARGUMENT,
+           "the limit under EB");
     EXPECT(loom_strategy_parse("eb-rm-pr:chunk=100,lanes=8", &s), LOOM_ERR_INVALID_ARGUMENT, "multiple");
     EXPECT(loom_strategy_parse("eb-rm-sr:chunk=0", &s), LOOM_ERR_INVALID_ARGUMENT, "chunk 0");
     EXPECT(loom_strategy_parse("eb-rm-sr:chunk=abc", &s), LOOM_ERR_INVALID_ARGUMENT, "integer");

@@ -46,7 +46,14 @@ static long cases_run;
 
 static const int64_t n_all[] = {1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 17, 32, 33, 64, 128, 257};
 static const int64_t n_quick[] = {1, 2, 3, 4, 8, 33};
-static const int lane_values[] = {2, 4, 8, 16, 32};
+/* PR lane widths; past 32 (a row across warps) only under RB. */
+static const int lane_values[] = {2, 4, 8, 16, 32, 64, 128, 256};
+
+static int lanes_for(const loom_strategy *s, size_t k)
+{
+    const size_t count = s->mloop == LOOM_M_RB ? COUNT(lane_values) : 5; /* 2..32 */
+    return lane_values[k % count];
+}
 static const int64_t sr_chunks[] = {1, 7, 64, 256, 1000};
 static const int64_t pr_chunk_multiples[] = {1, 3, 8, 37};
 
@@ -195,7 +202,7 @@ static void sweep(const loom_csr *A, const char *what, uint64_t seed)
         for (size_t ni = 0; ni < n_count; ni++, k++) {
             loom_strategy s;
             CHECK(loom_strategy_design(design, &s));
-            s.lanes = lane_values[k % COUNT(lane_values)];
+            s.lanes = lanes_for(&s, k);
             if (s.kloop == LOOM_K_PR)
                 s.chunk = s.lanes * pr_chunk_multiples[(k / 2) % COUNT(pr_chunk_multiples)];
             else
@@ -340,6 +347,32 @@ static void test_pr_deep(void **state)
                 loom_layout xl = (k % 4 == 3) ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR;
                 check_case(A, dA, &s, ns[ni], xl, LOOM_ROW_MAJOR, k % 2, 1.5, (k % 3) ? 0.5 : 0.0,
                            700 + k, "RB + PR deep walk (3000 rows, one of 3000 non-zeros)");
+            }
+        destroy_both(&A, &dA);
+    }
+}
+
+/* RB + PR with lanes across warps (rb_pr_warps_kernel, 64-256 lanes):
+ * rows empty, shorter than a warp and of thousands of non-zeros, with rows
+ * of a block past the matrix's end (700 rows, 1-4 a block), every N class
+ * with and without vector loads, both N-loops and both layouts of X and Y. */
+static void test_pr_wide_lanes(void **state)
+{
+    (void)state;
+    static const int widths[] = {64, 128, 256};
+    static const int64_t ns[] = {1, 2, 3, 4, 8, 17, 33};
+    for (int d = 0; d < dtypes_to_run(); d++) {
+        loom_csr *dA = NULL;
+        loom_csr *A = skewed_on_device((loom_dtype)d, 701, 2500, 5, 2400, 20, 77 + d, &dA);
+        unsigned k = 0;
+        for (size_t w = 0; w < COUNT(widths); w++)
+            for (size_t ni = 0; ni < COUNT(ns); ni++, k++) {
+                loom_strategy s;
+                CHECK(loom_strategy_parse(k % 3 == 2 ? "rb-cm-pr" : "rb-rm-pr:vdl", &s));
+                s.lanes = widths[w];
+                check_case(A, dA, &s, ns[ni], (k & 1) ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR,
+                           (k & 2) ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR, k % 3, 1.5,
+                           k % 4 < 2 ? 0.0 : 0.5, 900 + k, "RB + PR, lanes across warps");
             }
         destroy_both(&A, &dA);
     }
@@ -579,6 +612,7 @@ int main(void)
         cmocka_unit_test(test_skewed_random),
         cmocka_unit_test(test_large_narrow),
         cmocka_unit_test(test_pr_deep),
+        cmocka_unit_test(test_pr_wide_lanes),
         cmocka_unit_test(test_wide_small_n),
         cmocka_unit_test(test_generated_shapes),
         cmocka_unit_test(test_unittest_matrices),

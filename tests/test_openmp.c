@@ -58,11 +58,18 @@ static loom_context *ctx;
 
 static const int thread_counts[] = {1, 2, 3, 7};
 static const int64_t n_values[] = {1, 2, 3, 4, 7, 8, 16, 17, 24, 33, 44, 63, 64, 100};
-static const int lane_values[] = {2, 4, 8, 16, 32};
+/* PR lane widths; past 32 (a row across warps) only under RB. */
+static const int lane_values[] = {2, 4, 8, 16, 32, 64, 128, 256};
 static const int64_t sr_chunks[] = {1, 7, 64, 256, 1000};
 static const int64_t pr_chunk_multiples[] = {1, 3, 8, 37};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static int lanes_for(const loom_strategy *s, size_t k)
+{
+    const size_t count = s->mloop == LOOM_M_RB ? COUNT(lane_values) : 5; /* 2..32 */
+    return lane_values[k % count];
+}
 
 static int setup(void **state)
 {
@@ -215,7 +222,7 @@ static void sweep(const loom_csr *A, const char *what, uint64_t seed)
                 continue;
             loom_strategy s;
             CHECK(loom_strategy_design(design, &s));
-            s.lanes = lane_values[k % COUNT(lane_values)];
+            s.lanes = lanes_for(&s, k);
             if (s.kloop == LOOM_K_PR)
                 s.chunk = s.lanes * pr_chunk_multiples[(k / 2) % COUNT(pr_chunk_multiples)];
             else
@@ -323,6 +330,29 @@ static void test_skewed_random(void **state)
             sweep(A, what, 300 + m);
             loom_csr_destroy(&A);
         }
+    }
+}
+
+/* RB + PR with lanes across warps (64, 128, 256): rows shorter and longer
+ * than the width, every N class, both N-loops and layouts, both dtypes. */
+static void test_pr_wide_lanes(void **state)
+{
+    (void)state;
+    static const int widths[] = {64, 128, 256};
+    static const int64_t ns[] = {1, 2, 3, 4, 8, 17, 33};
+    for (int d = 0; d < 2; d++) {
+        loom_csr *A = skewed_matrix((loom_dtype)d, 700, 2500, 77 + (uint64_t)d);
+        unsigned k = 0;
+        for (size_t w = 0; w < COUNT(widths); w++)
+            for (size_t ni = 0; ni < COUNT(ns); ni++, k++) {
+                loom_strategy s;
+                CHECK(loom_strategy_parse(k % 3 == 2 ? "rb-cm-pr" : "rb-rm-pr", &s));
+                s.lanes = widths[w];
+                check_case(A, &s, ns[ni], (k & 1) ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR,
+                           (k & 2) ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR, k % 3, 1.5,
+                           k % 4 < 2 ? 0.0 : 0.5, 500 + k, "RB + PR, lanes across warps");
+            }
+        loom_csr_destroy(&A);
     }
 }
 
@@ -634,7 +664,7 @@ static void test_special_values(void **state)
                 for (size_t ni = 0; ni < COUNT(ns); ni++) {
                     loom_strategy s;
                     CHECK(loom_strategy_design(design, &s));
-                    s.lanes = lane_values[(ni + (size_t)design) % COUNT(lane_values)];
+                    s.lanes = lanes_for(&s, ni + (size_t)design);
                     s.chunk = s.kloop == LOOM_K_PR ? s.lanes * 3 : 5;
                     for (special_kind = 0; special_kind < 2; special_kind++) {
                         const unsigned k = (unsigned)(ni + rc + (size_t)special_kind);
@@ -691,6 +721,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_unittest_matrices),
         cmocka_unit_test(test_generated_shapes),
         cmocka_unit_test(test_skewed_random),
+        cmocka_unit_test(test_pr_wide_lanes),
         cmocka_unit_test(test_powerlaw_spmv),
         cmocka_unit_test(test_relabel_spmv),
         cmocka_unit_test(test_large_arrays_spmv),

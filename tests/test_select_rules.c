@@ -34,7 +34,12 @@ static const rules_case cases[] = {
     /* CUDA, refitted: even rows are RB; N <= 8 is PR with lanes for the mean row length */
     {10, 0.5, 4, 0, 1, LOOM_BACKEND_CUDA, "rb-rm-pr:lanes=16,vdl", "rules (refitted thresholds)"},
     {3, 0.5, 4, 0, 8, LOOM_BACKEND_CUDA, "rb-rm-pr:lanes=4,vdl", NULL},
-    {100, 0.5, 4, 0, 4, LOOM_BACKEND_CUDA, "rb-rm-pr:lanes=32,vdl", NULL},
+    /* few rows (1000) with one of 64 or more non-zeros: lanes across warps,
+     * the widest with rows x lanes <= 2^17; 2500 rows keep a warp */
+    {100, 0.5, 4, 0, 4, LOOM_BACKEND_CUDA, "rb-rm-pr:lanes=128,vdl", "128 lanes a row (4 warps)"},
+    {20, 0.5, 4, 500, 1, LOOM_BACKEND_CUDA, "rb-rm-pr:lanes=256,vdl", NULL},
+    {100, 0.5, 4, 2500, 4, LOOM_BACKEND_CUDA, "rb-rm-pr:lanes=32,vdl", NULL},
+    {10, 0.5, 6.3, 0, 4, LOOM_BACKEND_CUDA, "rb-rm-pr:lanes=16,vdl", NULL},
     /* N > 8: SR with VDL and CSC */
     {10, 0.5, 4, 0, 16, LOOM_BACKEND_CUDA, "rb-rm-sr:vdl,csc", NULL},
     /* skewed by std/mean (> 2) or by the longest row (> 64x the mean): EB */

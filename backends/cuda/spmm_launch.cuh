@@ -119,7 +119,9 @@ template <typename T> struct rb_pr_family {
     operands<T> p; dim3 grid; cudaStream_t st; bool deep;
     template <int W, int V> void run() const
     {
-        if (deep)
+        if constexpr (W > 32)
+            rb_pr_warps_kernel<T, W, V><<<grid, block_threads, 0, st>>>(p);
+        else if (deep)
             rb_pr_kernel<T, W, V, true><<<grid, block_threads, 0, st>>>(p);
         else
             rb_pr_kernel<T, W, V, false><<<grid, block_threads, 0, st>>>(p);
@@ -304,7 +306,8 @@ static void with_gv(int G, int V, const F &f)
     }
 }
 
-/* PR lane widths start at 2. */
+/* PR lane widths start at 2; past 32 only under RB (loom_strategy_check),
+ * so the EB families never see them. */
 template <typename T, typename F>
 static void with_wv(int W, int V, const F &f)
 {
@@ -314,6 +317,17 @@ static void with_wv(int W, int V, const F &f)
     case 8: with_v<T, 8>(V, f); break;
     case 16: with_v<T, 16>(V, f); break;
     default: with_v<T, 32>(V, f); break;
+    }
+}
+
+template <typename T, typename F>
+static void with_rb_wv(int W, int V, const F &f)
+{
+    switch (W) {
+    case 64: with_v<T, 64>(V, f); break;
+    case 128: with_v<T, 128>(V, f); break;
+    case 256: with_v<T, 256>(V, f); break;
+    default: with_wv<T>(W, V, f); break;
     }
 }
 
@@ -377,7 +391,7 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
         } else {
             rb_pr_family<T> f = {p, grid_for(p.m, s->lanes, p.n, V, s), st,
                                  data != NULL && data->pr_deep};
-            with_wv<T>(s->lanes, V, f);
+            with_rb_wv<T>(s->lanes, V, f);
         }
         return cudaGetLastError();
     }

@@ -473,6 +473,73 @@ __global__ void rb_pr_kernel(operands<T> p)
     }
 }
 
+/*
+ * RB + PR with W = 64, 128 or 256 lanes: a row spread over the W/32 warps
+ * of one block (256/W rows a block), for few long rows whose one warp
+ * each would leave the GPU idle.  Each lane sums its share as in
+ * rb_pr_kernel; the halving tree's levels s >= 32 are the ones that cross
+ * warps: every lane leaves its sums in shared memory and the row's first
+ * warp folds, for each of its lanes l, the W/32 values part[l + 32q] in
+ * the tree's order (q with q + h, h = W/64 .. 1), then shuffles down as
+ * rb_pr_kernel does.  Matches reference/order_rb_pr.h bit for bit.  No
+ * deep form: its loads run ahead of the same sums, and W lanes already
+ * keep many loads in flight.
+ */
+template <typename T, int W, int V>
+__global__ void __launch_bounds__(256) rb_pr_warps_kernel(operands<T> p)
+{
+    static_assert(W > 32 && W <= 256 && 256 % W == 0, "lanes across warps of a 256-thread block");
+    typedef arith<T> A;
+    const int Q = W / 32; /* warps a row */
+    __shared__ T sh[V][256];
+    const int64_t row = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / W;
+    const bool live = row < p.m; /* the same in a row's W lanes */
+    const int lane = threadIdx.x & (W - 1);
+    const int first = threadIdx.x - lane; /* the row's lane 0 in the block */
+    int64_t b = 0, e = 0;
+    if (live) {
+        b = __ldg(p.ro + row);
+        e = __ldg(p.ro + row + 1);
+    }
+    /* The column loop runs the same trips in every thread: all of them
+     * reach both barriers. */
+    for (int64_t c = (int64_t)blockIdx.y * V; c < p.n; c += (int64_t)gridDim.y * V) {
+        T part[V];
+#pragma unroll
+        for (int i = 0; i < V; i++)
+            part[i] = T(0);
+        if (live)
+            strided_sum<T, W, V>(p, b + lane, e, c, part);
+#pragma unroll
+        for (int i = 0; i < V; i++)
+            sh[i][threadIdx.x] = part[i];
+        __syncthreads();
+        if (live && lane < 32) {
+            T v[Q][V];
+#pragma unroll
+            for (int q = 0; q < Q; q++)
+#pragma unroll
+                for (int i = 0; i < V; i++)
+                    v[q][i] = sh[i][first + lane + 32 * q];
+#pragma unroll
+            for (int h = Q / 2; h >= 1; h /= 2)
+#pragma unroll
+                for (int q = 0; q < h; q++)
+#pragma unroll
+                    for (int i = 0; i < V; i++)
+                        v[q][i] = A::add(v[q][i], v[q + h][i]);
+#pragma unroll
+            for (int s = 16; s >= 1; s /= 2)
+#pragma unroll
+                for (int i = 0; i < V; i++)
+                    v[0][i] = A::add(v[0][i], shfl_down<32>(0xffffffffu, v[0][i], s));
+            if (lane == 0)
+                finish_columns<T, V>(p, row, c, p.n, v[0]);
+        }
+        __syncthreads(); /* sh is free for the next column tile */
+    }
+}
+
 /* Rows of an empty matrix (nnz = 0): every result is +0, finished. */
 template <typename T>
 __global__ void zero_rows_kernel(operands<T> p)

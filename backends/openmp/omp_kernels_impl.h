@@ -590,7 +590,10 @@ static void KS(rb_pr_rows_n1)(const ompk_args *g, int64_t r0, int64_t r1, real a
     case 4: OMPK_PR_ROWS(4) break;
     case 8: OMPK_PR_ROWS(8) break;
     case 16: OMPK_PR_ROWS(16) break;
-    default: OMPK_PR_ROWS(32) break;
+    case 32: OMPK_PR_ROWS(32) break;
+    case 64: OMPK_PR_ROWS(64) break;
+    case 128: OMPK_PR_ROWS(128) break;
+    default: OMPK_PR_ROWS(256) break; /* loom_strategy_check: no other width */
     }
 #undef OMPK_PR_ROWS
 }
@@ -629,7 +632,7 @@ static __attribute__((noinline)) void KS(eb_pr_segment)(const ompk_args *g, int6
         for (int64_t tile = tile0; tile < e && b < e; tile += w) { /* (empty rows: +0) */
             const int64_t jb = b > tile ? b : tile, je = e < tile + w ? e : tile + w;
             const int L = (int)(je - jb);
-            vec v[LOOM_LANES_MAX];
+            vec v[LOOM_EB_LANES_MAX];
             for (int k = 0; k < L; k++) {
                 const int64_t j = jb + k;
                 const real *xr = x + (int64_t)ci[j] * ldx + c;
@@ -655,7 +658,7 @@ static real KS(eb_pr_scalar)(const ompk_args *g, int64_t cb, int64_t b, int64_t 
     for (int64_t tile = cb + ((b - cb) / w) * w; tile < e && b < e; tile += w) {
         const int64_t jb = b > tile ? b : tile, je = e < tile + w ? e : tile + w;
         const int L = (int)(je - jb);
-        real v[LOOM_LANES_MAX];
+        real v[LOOM_EB_LANES_MAX];
 #pragma omp simd
         for (int k = 0; k < L; k++)
             v[k] = a[jb + k] * x[(int64_t)ci[jb + k] * xs];
