@@ -344,6 +344,12 @@ static std::vector<std::string> loom_candidates(int n)
         c.push_back("eb-rm-sr:chunk=256,vdl,csc");
         c.push_back("eb-rm-sr:chunk=128,coarsen=1,csc");
     }
+    if (n >= 64) {
+        /* The short rows' blocks tile by tile (meshes: neighbouring rows
+         * share X's slab) in the binned and segments walks. */
+        c.push_back("rb-rm-sr:vdl,csc,tile-major");
+        c.push_back("eb-rm-sr:chunk=128,vdl,csc,tile-major");
+    }
     if (n <= 64) {
         /* 64-256: a row across the warps of a block (few, long rows) */
         for (int w : {2, 4, 8, 16, 32, 64, 128, 256})

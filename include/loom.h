@@ -199,6 +199,7 @@ typedef enum loom_tc_form {
 #define LOOM_TECH_VDL 0x1u     /* vector loads of dense rows (float2/float4) */
 #define LOOM_TECH_CSC 0x2u     /* cache a sparse row segment in shared memory */
 #define LOOM_TECH_BINNING 0x4u /* group rows of similar length */
+#define LOOM_TECH_TILE_MAJOR 0x8u /* wide SR walks: a column tile over all rows, then the next */
 
 #define LOOM_DESIGN_COUNT 8
 #define LOOM_LANES_MAX 256   /* RB + PR: a row's lanes may span up to 8 warps */

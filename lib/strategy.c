@@ -79,7 +79,7 @@ loom_status loom_strategy_check(const loom_strategy *s)
                            s->chunk, s->lanes);
     if (s->coarsen < 0 || s->coarsen > 4096)
         return loom__error(LOOM_ERR_INVALID_ARGUMENT, "strategy: coarsen %d is not in 0..4096", s->coarsen);
-    if (s->techniques & ~(LOOM_TECH_VDL | LOOM_TECH_CSC | LOOM_TECH_BINNING))
+    if (s->techniques & ~(LOOM_TECH_VDL | LOOM_TECH_CSC | LOOM_TECH_BINNING | LOOM_TECH_TILE_MAJOR))
         return loom__error(LOOM_ERR_INVALID_ARGUMENT, "strategy: unknown technique flags 0x%x",
                            s->techniques);
     return LOOM_SUCCESS;
@@ -135,10 +135,12 @@ static loom_status parse_option(const char *opt, loom_strategy *s, const char *t
         s->techniques |= LOOM_TECH_CSC;
     else if (!eq && strcasecmp(opt, "binning") == 0)
         s->techniques |= LOOM_TECH_BINNING;
+    else if (!eq && strcasecmp(opt, "tile-major") == 0)
+        s->techniques |= LOOM_TECH_TILE_MAJOR;
     else
         return loom__error(LOOM_ERR_INVALID_ARGUMENT,
                            "strategy '%s': unknown option '%s' (expected chunk=N, lanes=N, "
-                           "coarsen=N, vdl, csc, binning; for -tc designs f16, bf16 or tf32, k=N, rows or tiles)",
+                           "coarsen=N, vdl, csc, binning, tile-major; for -tc designs f16, bf16 or tf32, k=N, rows or tiles)",
                            text, opt);
     return LOOM_SUCCESS;
 }
@@ -230,6 +232,8 @@ loom_status loom_strategy_format(const loom_strategy *s, char *buf, size_t len)
         o += (size_t)snprintf(opts + o, sizeof opts - o, ",csc");
     if (s->techniques & LOOM_TECH_BINNING)
         o += (size_t)snprintf(opts + o, sizeof opts - o, ",binning");
+    if (s->techniques & LOOM_TECH_TILE_MAJOR)
+        o += (size_t)snprintf(opts + o, sizeof opts - o, ",tile-major");
     int n = snprintf(buf, len, "%s-%s-%s%s%s", s->mloop == LOOM_M_RB ? "rb" : "eb",
                      s->nloop == LOOM_N_RM ? "rm" : "cm", s->kloop == LOOM_K_SR ? "sr" : s->kloop == LOOM_K_PR ? "pr" : "tc",
                      o ? ":" : "", o ? opts + 1 : "");

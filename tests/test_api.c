@@ -159,6 +159,9 @@ static void test_strategy_text(void **state)
     assert_int_equal(s.kloop, LOOM_K_PR);
     assert_int_equal(loom_strategy_format(&s, buf, sizeof buf), LOOM_SUCCESS);
     assert_string_equal(buf, "eb-cm-pr:chunk=64,lanes=16,vdl");
+    assert_int_equal(loom_strategy_parse("eb-rm-sr:chunk=128,vdl,csc,tile-major", &s), LOOM_SUCCESS);
+    assert_int_equal(loom_strategy_format(&s, buf, sizeof buf), LOOM_SUCCESS);
+    assert_string_equal(buf, "eb-rm-sr:chunk=128,vdl,csc,tile-major");
     EXPECT(loom_strategy_parse("rb-xx-sr", &s), LOOM_ERR_INVALID_ARGUMENT, "rb-xx-sr");
     EXPECT(loom_strategy_parse("rb-rm-pr:lanes=3", &s), LOOM_ERR_INVALID_ARGUMENT, "lane width 3");
     /* Lanes across warps: up to 256 under RB, a warp's 32 under EB. */

@@ -208,8 +208,9 @@ static void sweep(const loom_csr *A, const char *what, uint64_t seed)
             else
                 s.chunk = sr_chunks[(k / 2) % COUNT(sr_chunks)];
             static const unsigned techs[] = {0, LOOM_TECH_VDL, LOOM_TECH_CSC,
-                                             LOOM_TECH_VDL | LOOM_TECH_CSC};
-            s.techniques = techs[(k / 3) % 4];
+                                             LOOM_TECH_VDL | LOOM_TECH_CSC,
+                                             LOOM_TECH_VDL | LOOM_TECH_CSC | LOOM_TECH_TILE_MAJOR};
+            s.techniques = techs[(k / 3) % COUNT(techs)];
             s.coarsen = (k % 7 == 3) ? (int)(1 + k % 4) : 0;
             loom_layout xl = (k & 1) ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR;
             loom_layout yl = (k & 2) ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR;
@@ -400,6 +401,35 @@ static void test_wide_small_n(void **state)
                 check_case(A, dA, &s, n, LOOM_ROW_MAJOR, (k % 3 == 2) ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR,
                            k % 2, (k % 5 == 0) ? -0.75 : 1.5, (k % 4 < 2) ? 0.0 : 0.5, 1100 + k,
                            "SR wide walk at N = 5..8 (2500 rows, one of 2900 non-zeros)");
+            }
+        destroy_both(&A, &dA);
+    }
+}
+
+/* TILE_MAJOR orders the short rows' (segments') blocks tile by tile in
+ * the binned and segments walks: rows past the last block's slice, long
+ * rows beside short ones, N with one and many tiles and a partial last
+ * tile, wide enough for several EB slabs; both orders must give the
+ * reference's bits. */
+static void test_tile_major(void **state)
+{
+    (void)state;
+    static const char *const designs[] = {"rb-rm-sr:vdl,csc,tile-major", "rb-rm-sr:csc,tile-major",
+                                          "eb-rm-sr:chunk=128,vdl,csc,tile-major",
+                                          "eb-rm-sr:chunk=32,csc,tile-major"};
+    static const int64_t ns[] = {5, 16, 33, 100, 129, 300};
+    for (int d = 0; d < dtypes_to_run(); d++) {
+        loom_csr *dA = NULL;
+        loom_csr *A = skewed_on_device((loom_dtype)d, 1301, 1500, 7, 1400, 20, 131 + d, &dA);
+        unsigned k = 0;
+        for (size_t i = 0; i < COUNT(designs); i++)
+            for (size_t ni = 0; ni < COUNT(ns); ni++, k++) {
+                loom_strategy s;
+                CHECK(loom_strategy_parse(designs[i], &s));
+                check_case(A, dA, &s, ns[ni], LOOM_ROW_MAJOR,
+                           (k % 3 == 2) ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR, k % 2,
+                           (k % 5 == 0) ? -0.75 : 1.5, (k % 4 < 2) ? 0.0 : 0.5, 1300 + k,
+                           "tile-major short blocks (1301 rows, one of 1400 non-zeros)");
             }
         destroy_both(&A, &dA);
     }
@@ -614,6 +644,7 @@ int main(void)
         cmocka_unit_test(test_pr_deep),
         cmocka_unit_test(test_pr_wide_lanes),
         cmocka_unit_test(test_wide_small_n),
+        cmocka_unit_test(test_tile_major),
         cmocka_unit_test(test_generated_shapes),
         cmocka_unit_test(test_unittest_matrices),
     };

@@ -33,6 +33,7 @@ template <typename T> struct segments_view {
     int64_t n_long, n_short, long_blocks, chunk;
     T *carry;                          /* slots x slab_w */
     int64_t slab_c0, slab_w;           /* this launch's columns */
+    bool tile_major;                   /* the short segments' blocks (short_item) */
 };
 
 /* The end of the segment that begins at b in a row ending at row_end: the
@@ -95,11 +96,9 @@ __global__ void __launch_bounds__(256, 4) eb_sr_segments_kernel(operands<T> p, s
     } else {
         const int64_t tile_w = (int64_t)G * V;
         const int64_t tiles = (s.slab_w + tile_w - 1) / tile_w;
-        const int64_t w = ((int64_t)(blockIdx.x - s.long_blocks) * blockDim.x + threadIdx.x) / G;
-        if (w >= s.n_short * tiles)
-            return;
         int64_t seg, tile;
-        split_index(w, tiles, seg, tile);
+        if (!short_item<G>(blockIdx.x - s.long_blocks, s.n_short, tiles, s.tile_major, seg, tile))
+            return;
         segment_piece<T, G, V, S::US>(p, s, s.n_long + seg,
                                       s.slab_c0 + tile * tile_w + (int64_t)(threadIdx.x & (G - 1)) * V);
     }

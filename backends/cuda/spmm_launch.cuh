@@ -11,7 +11,9 @@
  *   - the N-loop: RM lets each group walk all column tiles of its rows,
  *     CM spreads the column tiles over gridDim.y;
  *   - for RB + SR at wide N, the plan's row bins (long rows first, walked
- *     one column per lane; see rb_sr_binned_kernel).
+ *     one column per lane; see rb_sr_binned_kernel);
+ *   - TILE_MAJOR: the order of the short rows' (or segments') blocks in the
+ *     binned and segments walks (short_item); the other walks have one.
  * None of these changes the order of any floating-point operation.
  */
 #ifndef LOOM_CUDA_SPMM_LAUNCH_CUH
@@ -187,17 +189,18 @@ template <typename T> struct eb_sr_segments_family {
  * short rows' blocks. */
 template <typename T>
 static void launch_binned(const operands<T> &p, const loomcu_row_bins *b, int G, int V,
-                          cudaStream_t st)
+                          bool tile_major, cudaStream_t st)
 {
     const int64_t tile_w = (int64_t)G * V, gl = tile_w < 32 ? tile_w : 32;
     const int64_t long_threads = b->n_long * ((p.n + gl - 1) / gl) * gl;
-    const int64_t short_threads = b->n_short * ((p.n + tile_w - 1) / tile_w) * G;
     row_bins_view v;
     v.rows = b->n_long > 0 ? b->rows : NULL;
     v.n_long = b->n_long;
     v.n_short = b->n_short;
     v.long_blocks = (long_threads + block_threads - 1) / block_threads;
-    const int64_t blocks = v.long_blocks + (short_threads + block_threads - 1) / block_threads;
+    v.tile_major = tile_major;
+    const int64_t blocks = v.long_blocks + short_blocks(b->n_short, G, (p.n + tile_w - 1) / tile_w,
+                                                        tile_major, block_threads);
     rb_sr_binned_family<T> f = {p, v, (unsigned)(blocks > 0 ? blocks : 1), st};
     with_wide_gv<T>(G, V, f);
 }
@@ -220,6 +223,7 @@ static cudaError_t launch_n1_binned(const operands<T> &p, const loomcu_row_bins 
     v.n_long = b->n_long;
     v.n_short = b->n_short;
     v.long_blocks = narrow_blocks(b->n_long, narrow_long_lanes);
+    v.tile_major = false; /* one column: no tiles */
     const int64_t blocks = v.long_blocks + narrow_blocks(b->n_short, narrow_short_lanes);
     rb_sr_n1_binned_kernel<T><<<(unsigned)(blocks > 0 ? blocks : 1), block_threads, 0, st>>>(p, v);
     return cudaGetLastError();
@@ -229,7 +233,8 @@ static cudaError_t launch_n1_binned(const operands<T> &p, const loomcu_row_bins 
  * the segments, then the fix-up of the rows that cross chunks. */
 template <typename T>
 static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segments *sg,
-                                   int64_t chunk, int G, int V, bool vec, cudaStream_t st)
+                                   int64_t chunk, int G, int V, bool vec, bool tile_major,
+                                   cudaStream_t st)
 {
     const int64_t tile_w = (int64_t)G * V, gl = tile_w < 32 ? tile_w : 32;
     segments_view<T> v;
@@ -240,14 +245,15 @@ static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segment
     v.n_short = sg->n_short;
     v.chunk = chunk;
     v.carry = (T *)sg->carry;
+    v.tile_major = tile_major;
     for (int64_t c0 = 0; c0 < p.n; c0 += sg->slab) {
         v.slab_c0 = c0;
         v.slab_w = sg->slab;
         const int64_t width = p.n - c0 < sg->slab ? p.n - c0 : sg->slab;
         const int64_t long_threads = v.n_long * ((width + gl - 1) / gl) * gl;
-        const int64_t short_threads = v.n_short * ((width + tile_w - 1) / tile_w) * G;
         v.long_blocks = (long_threads + block_threads - 1) / block_threads;
-        const int64_t blocks = v.long_blocks + (short_threads + block_threads - 1) / block_threads;
+        const int64_t blocks = v.long_blocks + short_blocks(v.n_short, G, (width + tile_w - 1) / tile_w,
+                                                            tile_major, block_threads);
         if (loomcu_narrow_n(p.n)) {
             const bool wide = p.n == 1 && p.nnz >= LOOMCU_NARROW_WIDE_NNZ; /* speed only: same bits */
             v.long_blocks = narrow_blocks(v.n_long, wide ? wide_lanes : deep_lanes);
@@ -347,6 +353,7 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
     const operands<T> p = make_operands<T>(pr);
     const int V = columns_per_lane<T>(pr, s);
     const bool sr = s->kloop == LOOM_K_SR;
+    const bool tile_major = (s->techniques & LOOM_TECH_TILE_MAJOR) != 0;
     const loomcu_eb_data *ebd = data && data->eb.chunks > 0 ? &data->eb : NULL;
     const loomcu_row_bins *bins =
         data && data->bins.n_long + data->bins.n_short > 0 ? &data->bins : NULL;
@@ -363,7 +370,7 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
          * whose 4-wide walk must not read a fourth column */
         const bool vec = pr->x_col_stride == 1 && (pr->n == 2 || pr->n == 4) &&
                          pr->x_vector_width >= pr->n;
-        return launch_segments<T>(p, segs, s->chunk, G, V, vec, st);
+        return launch_segments<T>(p, segs, s->chunk, G, V, vec, tile_major, st);
     }
     if (s->mloop == LOOM_M_RB && sr && bins && pr->n == 1 && pr->nnz > 0)
         return launch_n1_binned<T>(p, bins, st);
@@ -378,7 +385,7 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
     if (s->mloop == LOOM_M_RB) {
         if (sr && sr_group(pr, V) >= 4 && bins && sr_group(pr, V) * V >= 8 &&
             bins->n_long + bins->n_short == p.m) {
-            launch_binned<T>(p, bins, sr_group(pr, V), V, st);
+            launch_binned<T>(p, bins, sr_group(pr, V), V, tile_major, st);
         } else if (sr && sr_group(pr, V) >= 4) {
             const int G = sr_group(pr, V);
             rb_sr_wide_family<T> f = {p, wide_grid(p.m, G, p.n, (int64_t)G * V), st};

@@ -250,9 +250,52 @@ template <typename T, int G, int V> struct binned_shape {
     static const int US = 16 / (V * x_regs) < G ? 16 / (V * x_regs) : G; /* short rows */
 };
 
+/*
+ * A short item (row or segment) and column tile of the wide walks' short
+ * part.  Item-major (the default): a block's groups take consecutive
+ * (item, tile) pairs, so a row's tiles run in one block and its
+ * non-zeros stay in L1 for each tile.  Tile-major (LOOM_TECH_TILE_MAJOR):
+ * block b takes tile b / row_blocks of the items in its slice of 256/G,
+ * so the GPU walks every item's first tile before any second one (as
+ * rb_sr_wide_kernel's 2-D grid does) and the blocks on a multiprocessor
+ * share one tile's slab of X: faster where neighbouring rows share
+ * columns (meshes, 1.07-1.18x at N = 256-512), slower on graphs (0.85-0.93;
+ * bench/results/cuda-2026-11-27-h100-occupancy/, section 4).  Either way
+ * the same sums.  Returns false for the groups past the last item.
+ */
+template <int G>
+__device__ __forceinline__ bool short_item(int64_t block, int64_t n_items, int64_t tiles,
+                                           bool tile_major, int64_t &item, int64_t &tile)
+{
+    if (tile_major) {
+        const int64_t per_block = (int64_t)blockDim.x / G;
+        const int64_t row_blocks = (n_items + per_block - 1) / per_block;
+        int64_t slice;
+        split_index(block, row_blocks, tile, slice);
+        item = slice * per_block + threadIdx.x / G;
+        return item < n_items;
+    }
+    const int64_t w = (block * blockDim.x + threadIdx.x) / G;
+    if (w >= n_items * tiles)
+        return false;
+    split_index(w, tiles, item, tile);
+    return true;
+}
+
+/* Blocks of the short items, in either order. */
+static inline int64_t short_blocks(int64_t n_items, int G, int64_t tiles, bool tile_major,
+                                   int block_threads)
+{
+    const int64_t per_block = block_threads / G;
+    if (tile_major)
+        return (n_items + per_block - 1) / per_block * tiles;
+    return (n_items * tiles * G + block_threads - 1) / block_threads;
+}
+
 struct row_bins_view {
     const int64_t *__restrict__ rows; /* long rows, then short rows; NULL: no long rows, identity */
     int64_t n_long, n_short, long_blocks;
+    bool tile_major; /* the short rows' blocks (short_item) */
 };
 
 template <typename T, int G, int V>
@@ -271,12 +314,10 @@ __global__ void __launch_bounds__(256, 3) rb_sr_binned_kernel(operands<T> p, row
     } else {
         const int64_t tile_w = (int64_t)G * V;
         const int64_t tiles = (p.n + tile_w - 1) / tile_w;
-        const int64_t w =
-            ((int64_t)(blockIdx.x - bins.long_blocks) * blockDim.x + threadIdx.x) / G;
-        if (w >= bins.n_short * tiles)
-            return;
         int64_t item, tile;
-        split_index(w, tiles, item, tile);
+        if (!short_item<G>(blockIdx.x - bins.long_blocks, bins.n_short, tiles, bins.tile_major,
+                           item, tile))
+            return;
         const int64_t row = bins.rows ? __ldg(bins.rows + bins.n_long + item) : item;
         wide_row<T, G, V, S::US>(p, row, tile * tile_w + (int64_t)(threadIdx.x & (G - 1)) * V);
     }
