@@ -74,12 +74,15 @@ static const char *const cpu_candidates[] = {
 
 /* GPU: the designs that won most often on the H200 sweep
  * (bench/results/selection/), with the speed-only options that made them
- * win (vdl, csc, coarsen); lanes are sub-warps up to a whole warp. */
+ * win (vdl, csc, coarsen); lanes are sub-warps up to a whole warp, and 128
+ * (a row across 4 warps), which won most among the wider ones on few long
+ * rows (bench/results/cuda-2026-11-27-h100-wide-lanes/). */
 static const char *const gpu_candidates[] = {
     "rb-rm-sr:vdl,csc", "rb-rm-pr:lanes=32,vdl", "eb-rm-sr:chunk=32,vdl,csc",
     "eb-rm-sr:chunk=128,vdl,csc", "rb-rm-sr:coarsen=2,csc", "rb-rm-pr:lanes=16,vdl",
     "rb-rm-pr:lanes=4,vdl", "rb-cm-pr:lanes=8,vdl", "eb-rm-pr:chunk=128,lanes=32,vdl",
     "eb-rm-pr:chunk=256,lanes=32,vdl", "rb-cm-sr:vdl,csc", "eb-rm-sr:chunk=256,vdl,csc",
+    "rb-rm-pr:lanes=128,vdl",
 };
 
 int loom__candidate_names(loom_backend_id backend, const char *const **names)
