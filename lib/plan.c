@@ -167,7 +167,7 @@ static loom_status choose_strategy(loom_plan *p, const loom_plan_options *opts, 
         return loom__select_tune(p, &dev, X, why, len);
     case LOOM_SELECT_AUTO: {
         plan_device_info(p, &dev);
-        char model_why[1280];
+        char model_why[1500];
         if (loom__select_model(p, &dev, model_why, sizeof model_why) == LOOM_SUCCESS) {
             snprintf(why, len, "auto: %s", model_why);
             return LOOM_SUCCESS;

@@ -77,6 +77,14 @@ void loom__feature_vector(const loom_features *f, int64_t n, loom_layout x_layou
  * the count; names[i] parse with loom_strategy_parse. */
 int loom__candidate_names(loom_backend_id backend, const char *const **names);
 
+/* Whether a candidate is inside the range its timings cover on A: RB + PR
+ * with lanes across warps (more than 32) only where rows x lanes <= 2^20.
+ * They were timed winning on at most about 7000 rows x 64 lanes and losing
+ * 2-12x on more rows (bench/results/cuda-2026-11-27-h100-wide-lanes/);
+ * beyond the sweep's matrices the model would extrapolate, and tune would
+ * spend a slow run on them. */
+bool loom__candidate_fits(const loom_features *f, const loom_strategy *s);
+
 /* The product s computes at N columns on a backend, as text: its
  * strategy's, with the N-loop dropped where it changes no code: at N = 1
  * (RM and CM walk the one column alike) and on the OpenMP backend at any N

@@ -95,6 +95,15 @@ int loom__candidate_names(loom_backend_id backend, const char *const **names)
     return (int)(sizeof cpu_candidates / sizeof cpu_candidates[0]);
 }
 
+#define WIDE_LANES_MAX_THREADS ((int64_t)1 << 20)
+
+bool loom__candidate_fits(const loom_features *f, const loom_strategy *s)
+{
+    if (s->kloop != LOOM_K_PR || s->lanes <= 32)
+        return true;
+    return f->rows <= WIDE_LANES_MAX_THREADS / s->lanes;
+}
+
 bool loom__n_loop_matters(loom_backend_id backend, int64_t n)
 {
     return n > 1 && backend != LOOM_BACKEND_OPENMP;

@@ -489,7 +489,8 @@ loom_status loom__select_model(loom_plan *p, const loom__device_info *dev, char 
     double pred[LOOM__MODEL_MAX_CANDIDATES];
     loom__model_predict_all(m, x, pred);
     for (int i = 0; i < m->candidates; i++) {
-        if (p->backend->supports(&m->cand[i].strategy, p->dtype, p->A->memory) != LOOM_SUCCESS)
+        if (p->backend->supports(&m->cand[i].strategy, p->dtype, p->A->memory) != LOOM_SUCCESS ||
+            !loom__candidate_fits(&p->features, &m->cand[i].strategy))
             continue;
         if (best < 0 || pred[i] < pred[best]) {
             second = best;
@@ -516,7 +517,7 @@ loom_status loom__select_model(loom_plan *p, const loom__device_info *dev, char 
     loom_strategy second_s = second >= 0 ? m->cand[second].strategy : p->strategy;
     /* Every candidate's prediction, in the model's order: "NAME MS ms; ..."
      * (`loom explain` reads this list). */
-    char all[1024] = "";
+    char all[1280] = "";
     size_t o = 0;
     for (int i = 0; i < m->candidates && o + 64 < sizeof all; i++) {
         char name[96];

@@ -570,7 +570,9 @@ static int tune_candidates(const loom_plan *p, const loom__device_info *dev, loo
         loom__feature_vector(&p->features, p->n, p->x_layout, p->y_layout, p->dtype, dev, x);
         loom__model_predict_all(m, x, all);
         int c = loom__model_candidates(m);
-        for (int i = 0; i < c && n < MAX_CANDIDATES; i++, n++) {
+        for (int i = 0; i < c && n < MAX_CANDIDATES; i++) {
+            if (!loom__candidate_fits(&p->features, loom__model_candidate(m, i)))
+                continue;
             out[n] = *loom__model_candidate(m, i);
             pred[n] = all[i];
             for (int j = n; j > 0 && pred[j] < pred[j - 1]; j--) { /* insertion sort */
@@ -581,6 +583,7 @@ static int tune_candidates(const loom_plan *p, const loom__device_info *dev, loo
                 out[j] = out[j - 1];
                 out[j - 1] = ts;
             }
+            n++;
         }
         loom__model_release(m);
         n = distinct_at_n(p->backend->id, out, n, p->n,
@@ -591,7 +594,8 @@ static int tune_candidates(const loom_plan *p, const loom__device_info *dev, loo
         const char *const *names;
         int c = loom__candidate_names(p->backend->id, &names);
         for (int i = 0; i < c && n < MAX_CANDIDATES; i++)
-            if (loom_strategy_parse(names[i], &out[n]) == LOOM_SUCCESS)
+            if (loom_strategy_parse(names[i], &out[n]) == LOOM_SUCCESS &&
+                loom__candidate_fits(&p->features, &out[n]))
                 n++;
         loom__clear_error();
         n = distinct_at_n(p->backend->id, out, n, p->n, MAX_CANDIDATES);

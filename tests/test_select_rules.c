@@ -136,11 +136,38 @@ static void test_one_product(void **state)
     }
 }
 
+/* Lanes across warps stay candidates only on few rows (rows x lanes <=
+ * 2^20), where the sweeps timed them; sub-warp lanes and SR everywhere. */
+static void test_candidate_range(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *strategy;
+        int64_t rows;
+        bool fits;
+    } cases[] = {
+        {"rb-rm-pr:lanes=256,vdl", 4096, true},   {"rb-rm-pr:lanes=256,vdl", 4097, false},
+        {"rb-rm-pr:lanes=64,vdl", 16384, true},   {"rb-rm-pr:lanes=64,vdl", 16385, false},
+        {"rb-rm-pr:lanes=32,vdl", 100000000, true}, {"rb-rm-sr:vdl,csc", 100000000, true},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        loom_strategy s;
+        loom_features f;
+        memset(&f, 0, sizeof f);
+        f.rows = cases[i].rows;
+        assert_int_equal(loom_strategy_parse(cases[i].strategy, &s), LOOM_SUCCESS);
+        if (loom__candidate_fits(&f, &s) != cases[i].fits)
+            fail_msg("%s on %lld rows: expected %s", cases[i].strategy, (long long)cases[i].rows,
+                     cases[i].fits ? "a candidate" : "left out");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_designs_per_backend),
         cmocka_unit_test(test_one_product),
+        cmocka_unit_test(test_candidate_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
