@@ -328,10 +328,27 @@ static void test_skewed_random(void **state)
     }
 }
 
+/* RB + PR at each lane width and N: both N-loops (CM every third case),
+ * X and Y in both layouts, padding, beta 0 and not, rotating with k. */
+static void pr_sweep(const loom_csr *A, const loom_csr *dA, const int *widths, size_t n_widths,
+                     const int64_t *ns, size_t n_ns, uint64_t seed, const char *what)
+{
+    unsigned k = 0;
+    for (size_t w = 0; w < n_widths; w++)
+        for (size_t ni = 0; ni < n_ns; ni++, k++) {
+            loom_strategy s;
+            CHECK(loom_strategy_parse(k % 3 == 2 ? "rb-cm-pr" : "rb-rm-pr:vdl", &s));
+            s.lanes = widths[w];
+            check_case(A, dA, &s, ns[ni], (k & 1) ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR,
+                       (k & 2) ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR, k % 3, 1.5,
+                       k % 4 < 2 ? 0.0 : 0.5, seed + k, what);
+        }
+}
+
 /* RB + PR on few rows with some long ones takes the deep walk at N = 2 to
  * 4 (cuda_plan.c wants_pr_deep): every lane count, N values with and
- * without vector loads (and N = 8, 33 past the rule), both layouts, rows
- * below and above the deep length (LOOMCU_PR_DEEP x lanes) in one launch. */
+ * without vector loads (and N = 8, 33 past the rule), rows below and above
+ * the deep length (LOOMCU_PR_DEEP x lanes) in one launch. */
 static void test_pr_deep(void **state)
 {
     (void)state;
@@ -339,24 +356,16 @@ static void test_pr_deep(void **state)
     for (int d = 0; d < dtypes_to_run(); d++) {
         loom_csr *dA = NULL;
         loom_csr *A = skewed_on_device((loom_dtype)d, 3000, 4000, 5, 3000, 20, 55 + d, &dA);
-        unsigned k = 0;
-        for (size_t li = 0; li < COUNT(lane_values); li++)
-            for (size_t ni = 0; ni < COUNT(ns); ni++, k++) {
-                loom_strategy s;
-                CHECK(loom_strategy_parse(k % 3 == 2 ? "rb-cm-pr" : "rb-rm-pr:vdl", &s));
-                s.lanes = lane_values[li];
-                loom_layout xl = (k % 4 == 3) ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR;
-                check_case(A, dA, &s, ns[ni], xl, LOOM_ROW_MAJOR, k % 2, 1.5, (k % 3) ? 0.5 : 0.0,
-                           700 + k, "RB + PR deep walk (3000 rows, one of 3000 non-zeros)");
-            }
+        pr_sweep(A, dA, lane_values, COUNT(lane_values), ns, COUNT(ns), 700,
+                 "RB + PR deep walk (3000 rows, one of 3000 non-zeros)");
         destroy_both(&A, &dA);
     }
 }
 
 /* RB + PR with lanes across warps (rb_pr_warps_kernel, 64-256 lanes):
  * rows empty, shorter than a warp and of thousands of non-zeros, with rows
- * of a block past the matrix's end (700 rows, 1-4 a block), every N class
- * with and without vector loads, both N-loops and both layouts of X and Y. */
+ * of a block past the matrix's end (701 rows, 1-4 a block), every N class
+ * with and without vector loads. */
 static void test_pr_wide_lanes(void **state)
 {
     (void)state;
@@ -365,16 +374,7 @@ static void test_pr_wide_lanes(void **state)
     for (int d = 0; d < dtypes_to_run(); d++) {
         loom_csr *dA = NULL;
         loom_csr *A = skewed_on_device((loom_dtype)d, 701, 2500, 5, 2400, 20, 77 + d, &dA);
-        unsigned k = 0;
-        for (size_t w = 0; w < COUNT(widths); w++)
-            for (size_t ni = 0; ni < COUNT(ns); ni++, k++) {
-                loom_strategy s;
-                CHECK(loom_strategy_parse(k % 3 == 2 ? "rb-cm-pr" : "rb-rm-pr:vdl", &s));
-                s.lanes = widths[w];
-                check_case(A, dA, &s, ns[ni], (k & 1) ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR,
-                           (k & 2) ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR, k % 3, 1.5,
-                           k % 4 < 2 ? 0.0 : 0.5, 900 + k, "RB + PR, lanes across warps");
-            }
+        pr_sweep(A, dA, widths, COUNT(widths), ns, COUNT(ns), 900, "RB + PR, lanes across warps");
         destroy_both(&A, &dA);
     }
 }
