@@ -66,7 +66,7 @@ struct loom_plan {
     /* Backends keep per-plan scratch (EB carries, device buffers), so the
      * executions of one plan take turns; separate plans run in parallel. */
     pthread_mutex_t execute_lock;
-    char explain[2048];
+    char explain[3072];
 };
 
 /*

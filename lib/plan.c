@@ -167,7 +167,7 @@ static loom_status choose_strategy(loom_plan *p, const loom_plan_options *opts, 
         return loom__select_tune(p, &dev, X, why, len);
     case LOOM_SELECT_AUTO: {
         plan_device_info(p, &dev);
-        char model_why[1500];
+        char model_why[2200];
         if (loom__select_model(p, &dev, model_why, sizeof model_why) == LOOM_SUCCESS) {
             snprintf(why, len, "auto: %s", model_why);
             return LOOM_SUCCESS;
@@ -299,7 +299,7 @@ loom_status loom_spmm_plan_create(loom_context *ctx, loom_plan **plan, const loo
     p->y_memory = Y->memory;
     loom_csr_features(A, &p->features);
 
-    char why[1536];
+    char why[2304];
     st = choose_strategy(p, opts, X, why, sizeof why);
     if (st == LOOM_SUCCESS)
         st = check_tensor_cores(p);

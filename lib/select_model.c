@@ -517,7 +517,7 @@ loom_status loom__select_model(loom_plan *p, const loom__device_info *dev, char 
     loom_strategy second_s = second >= 0 ? m->cand[second].strategy : p->strategy;
     /* Every candidate's prediction, in the model's order: "NAME MS ms; ..."
      * (`loom explain` reads this list). */
-    char all[1280] = "";
+    char all[1700] = ""; /* 26 candidates of about 50 characters */
     size_t o = 0;
     for (int i = 0; i < m->candidates && o + 64 < sizeof all; i++) {
         char name[96];
