@@ -29,8 +29,11 @@ bandwidth as the CUDA backend's device_info slot reports them (give the
 values `loom info --hardware` or the device attributes give on the GPU that
 ran gpu_bench).  The host CPU's cores, threads and llc_kb are not known
 here and are written as 0; CUDA models do not read them (tools/loom-train).
-Matrices with no file in DIR (the R-MAT graphs gpu_bench generates on the
-GPU) are left out.
+The R-MAT graphs gpu_bench generates on the GPU (rmat-1e+06 ...) have no
+file: their row lengths are made here by the same generator (rmat_edges and
+rmat_matrix in bench/gpu_bench.cu, seed 2024, integer for integer), and the
+count of distinct edges must match the CSV's non-zeros.  Other matrices
+with no file in DIR are left out.
 
 Repeats: at N = 1 the speed-only options of the candidates (vdl: columns per
 lane, 1 at N = 1; csc: not used by the N = 1 RB+SR binned kernel, the EB+SR
@@ -80,6 +83,43 @@ def row_lengths(path):
     keys = np.unique(i * cols + j)
     lengths = np.bincount(keys // cols, minlength=rows)
     return rows, cols, len(keys), [int(v) for v in lengths]
+
+
+def mix64(z):
+    """gpu_bench.cu's mix64 on numpy uint64 (wrapping arithmetic)."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xbf58476d1ce4e5b9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94d049bb133111eb)
+    return z ^ (z >> np.uint64(31))
+
+
+def rmat_lengths(target, seed=2024, block=1 << 22):
+    """(rows, cols, nnz, row lengths) of gpu_bench's R-MAT graph of about
+    `target` edges: rmat_edges' keys (row << 32 | column), made in blocks of
+    edges, then the distinct ones as rmat_matrix keeps them."""
+    edges = int(target)
+    scale = 1
+    while (1 << scale) * 12 < edges:
+        scale += 1
+    golden = np.uint64(0x9e3779b97f4a7c15)
+    keys = []
+    with np.errstate(over="ignore"):
+        for e0 in range(0, edges, block):
+            e = np.arange(e0, min(edges, e0 + block), dtype=np.uint64)
+            state = np.uint64(seed) ^ mix64(e * golden + np.uint64(1))
+            r = np.zeros_like(e)
+            c = np.zeros_like(e)
+            for lv in range(scale):
+                if lv & 3 == 0:
+                    state = mix64(state + golden)
+                u = ((state >> np.uint64(16 * (lv & 3))) & np.uint64(0xffff)).astype(np.float64) / 65536.0
+                q = np.where(u < 0.57, 0, np.where(u < 0.76, 1, np.where(u < 0.95, 2, 3))).astype(np.uint64)
+                r = (r << np.uint64(1)) | (q >> np.uint64(1))
+                c = (c << np.uint64(1)) | (q & np.uint64(1))
+            keys.append((r << np.uint64(32)) | c)
+    keys = np.unique(np.concatenate(keys))
+    m = 1 << scale
+    lengths = np.bincount((keys >> np.uint64(32)).astype(np.int64), minlength=m)
+    return m, m, len(keys), [int(v) for v in lengths]
 
 
 def matrix_features(rows, cols, nnz, lengths):
@@ -165,10 +205,13 @@ def main():
     feats, skipped = {}, set()
     for name in sorted({r["matrix"] for r in rows}):
         path = os.path.join(args.data, name + ".mtx.gz")
-        if not os.path.exists(path):
+        if name.startswith("rmat-") and not os.path.exists(path):
+            m, k, nnz, lengths = rmat_lengths(float(name[len("rmat-"):]))
+        elif not os.path.exists(path):
             skipped.add(name)
             continue
-        m, k, nnz, lengths = row_lengths(path)
+        else:
+            m, k, nnz, lengths = row_lengths(path)
         feats[name] = matrix_features(m, k, nnz, lengths)
     if skipped:
         print("gpu_bench_sweep: no file in %s, left out: %s" % (args.data, ", ".join(sorted(skipped))),
