@@ -69,8 +69,9 @@ typedef struct loomcu_eb_data {
  * long enough to walk one column per lane (see rb_sr_binned_kernel). */
 typedef struct loomcu_row_bins {
     int64_t n_long, n_short; /* n_long + n_short = rows */
-    int64_t *rows; /* device: long rows (longest first), then short rows in order;
-                      NULL when there are no long rows (rows in order) */
+    int64_t *rows; /* device: long rows (longest first), then short rows in order
+                      (longest first too from N = 8, cuda_plan.c sort_short_items);
+                      NULL when neither needs a list (the rows in order) */
 } loomcu_row_bins;
 
 /* The plan's EB + SR segments at wide N (cuda_plan.c; see

@@ -243,6 +243,42 @@ static bool rows_need_no_long_bin(const loom_plan *plan)
 }
 
 /* The bins on the host, reserved in the arena for the device. */
+/*
+ * The wide walks (N >= 8) take their short rows or segments longest first,
+ * not in storage order: a warp's groups then walk items of about one
+ * length instead of waiting on the longest of several.  Measured on an
+ * H100 (bench/results/cuda-2026-11-27-h100-sort-short/; one build, two
+ * interleaved runs each way, EB + SR and RB + SR designs on 11 graphs and
+ * meshes and R-MAT): the best of those designs 1.02x at N = 8, 1.05x at 32
+ * and 1.10x at 128 (soc-Slashdot0902 at N = 32 1.12x, R-MAT 1.10-1.22x
+ * from N = 8); at N <= 4, where a short item is one thread's, 0.94-0.95x
+ * (the rows' Y writes and X reads scatter), so not there.  Not under
+ * TILE_MAJOR either, whose point is neighbouring rows in one block.
+ * Speed only: each item's sum is the same.
+ */
+#define SORT_SHORT_MIN_N 8
+
+static bool sort_short_items(const loom_plan *plan)
+{
+    return plan->n >= SORT_SHORT_MIN_N && !(plan->strategy.techniques & LOOM_TECH_TILE_MAJOR);
+}
+
+/* items[0..count) reordered by len (longest first, ties in order); false
+ * when out of memory.  len is overwritten. */
+static bool order_by_length(int64_t *items, int64_t *len, int64_t count)
+{
+    int64_t *rank = loom__longest_first_order(len, count);
+    if (!rank)
+        return false;
+    for (int64_t i = 0; i < count; i++)
+        len[i] = items[rank[i]];
+    memcpy(items, len, (size_t)count * sizeof *items);
+    loom__free(rank);
+    return true;
+}
+
+/* The row bins: the long rows longest first, then the short ones (in
+ * storage order, or longest first from N = 8: sort_short_items). */
 static loom_status prepare_bins(const loom_plan *plan, loomcu_row_bins *bins, arena *a)
 {
     const int64_t m = plan->A->rows, threshold = long_row_threshold(plan->n);
@@ -258,9 +294,10 @@ static loom_status prepare_bins(const loom_plan *plan, loomcu_row_bins *bins, ar
         n_long += ro[r + 1] - ro[r] > threshold;
     bins->n_long = n_long;
     bins->n_short = m - n_long;
-    if (n_long == 0)
+    const bool sort_short = sort_short_items(plan);
+    if (n_long == 0 && !sort_short)
         return LOOM_SUCCESS; /* no list: the kernel walks the rows in order */
-    int64_t *long_len = loom__malloc((size_t)n_long * sizeof *long_len);
+    int64_t *long_len = loom__malloc((size_t)(n_long > 0 ? n_long : 1) * sizeof *long_len);
     int64_t *order = loom__malloc((size_t)m * sizeof *order);
     int64_t *rank = NULL;
     if (long_len && order) {
@@ -275,6 +312,18 @@ static loom_status prepare_bins(const loom_plan *plan, loomcu_row_bins *bins, ar
             }
         }
         rank = loom__longest_first_order(long_len, n_long);
+    }
+    if (rank && sort_short) {
+        int64_t *short_len = loom__malloc((size_t)(m - n_long + 1) * sizeof *short_len);
+        bool ok = short_len != NULL;
+        for (int64_t i = n_long; ok && i < m; i++)
+            short_len[i - n_long] = ro[order[i] + 1] - ro[order[i]];
+        ok = ok && order_by_length(order + n_long, short_len, m - n_long);
+        loom__free(short_len);
+        if (!ok) {
+            loom__free(rank);
+            rank = NULL;
+        }
     }
     if (!rank) {
         loom__free(long_len);
@@ -354,12 +403,41 @@ static int64_t long_pieces(int64_t b, int64_t e, int64_t c0, int64_t c1, int64_t
            (C > threshold ? c1 - c0 - 1 : 0);
 }
 
+/* The short segments (row, begin, slot) longest first (sort_short_items):
+ * each one's length from its row's end and its chunk's, the three arrays
+ * permuted alike.  False when out of memory. */
+static bool sort_short_segments(int64_t *row, int64_t *begin, int64_t *slot, int64_t count,
+                                const int64_t *ro, int64_t C)
+{
+    int64_t *len = loom__malloc((size_t)(count > 0 ? count : 1) * sizeof *len);
+    int64_t *idx = loom__malloc((size_t)(count > 0 ? count : 1) * sizeof *idx);
+    int64_t *tmp = loom__malloc((size_t)(count > 0 ? count : 1) * sizeof *tmp);
+    bool ok = len && idx && tmp;
+    for (int64_t i = 0; ok && i < count; i++) {
+        const int64_t chunk_end = (begin[i] / C + 1) * C;
+        len[i] = (ro[row[i] + 1] < chunk_end ? ro[row[i] + 1] : chunk_end) - begin[i];
+        idx[i] = i;
+    }
+    ok = ok && order_by_length(idx, len, count);
+    int64_t *const arrays[3] = {row, begin, slot};
+    for (int k = 0; ok && k < 3; k++) {
+        for (int64_t i = 0; i < count; i++)
+            tmp[i] = arrays[k][idx[i]];
+        memcpy(arrays[k], tmp, (size_t)count * sizeof *tmp);
+    }
+    loom__free(len);
+    loom__free(idx);
+    loom__free(tmp);
+    return ok;
+}
+
 /*
  * The segments: for each row in order, its pieces (row_sum_eb_sr's c loop)
  * or, for an empty row, one empty segment.  A row of several pieces gets
  * consecutive carry slots, in piece order, and a fix-up entry.  The long
  * segments (more non-zeros than long_row_threshold) go first, longest
- * first, then the rest in storage order.  A first pass counts, so the
+ * first, then the rest in storage order (longest first too from N = 8,
+ * sort_short_items).  A first pass counts, so the
  * second writes each short segment in its place and holds only the long
  * ones aside (a list of every segment cost 32 bytes each of fresh memory:
  * 9 MB on mdual).  The arrays are reserved in the arena for the device.
@@ -436,6 +514,9 @@ static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *s
     }
     loom__free(rank);
     loom__free(longs);
+    if (sort_short_items(plan) && !sort_short_segments(row + n_long, begin + n_long, slot + n_long,
+                                                       count - n_long, ro, C))
+        return segments_out_of_memory(NULL, row, begin, slot, fix_row, fix_slot0);
     sg->n_long = n_long;
     sg->n_short = count - n_long;
     sg->n_fix = n_fix;

@@ -194,7 +194,7 @@ static void launch_binned(const operands<T> &p, const loomcu_row_bins *b, int G,
     const int64_t tile_w = (int64_t)G * V, gl = tile_w < 32 ? tile_w : 32;
     const int64_t long_threads = b->n_long * ((p.n + gl - 1) / gl) * gl;
     row_bins_view v;
-    v.rows = b->n_long > 0 ? b->rows : NULL;
+    v.rows = b->rows; /* NULL: no list, the rows in order */
     v.n_long = b->n_long;
     v.n_short = b->n_short;
     v.long_blocks = (long_threads + block_threads - 1) / block_threads;
@@ -219,7 +219,7 @@ template <typename T>
 static cudaError_t launch_n1_binned(const operands<T> &p, const loomcu_row_bins *b, cudaStream_t st)
 {
     row_bins_view v;
-    v.rows = b->n_long > 0 ? b->rows : NULL;
+    v.rows = b->rows; /* NULL: no list, the rows in order */
     v.n_long = b->n_long;
     v.n_short = b->n_short;
     v.long_blocks = narrow_blocks(b->n_long, narrow_long_lanes);

@@ -293,7 +293,7 @@ static inline int64_t short_blocks(int64_t n_items, int G, int64_t tiles, bool t
 }
 
 struct row_bins_view {
-    const int64_t *__restrict__ rows; /* long rows, then short rows; NULL: no long rows, identity */
+    const int64_t *__restrict__ rows; /* long rows, then short rows; NULL: the rows in order */
     int64_t n_long, n_short, long_blocks;
     bool tile_major; /* the short rows' blocks (short_item) */
 };
