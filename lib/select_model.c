@@ -506,6 +506,7 @@ loom_status loom__select_model(loom_plan *p, const loom__device_info *dev, char 
     bool kept_default = false;
     int d = m->has_default ? m->default_index : -1;
     if (d >= 0 && best >= 0 && d != best && pred[d] - pred[best] <= m->margin &&
+        loom__candidate_fits(&p->features, &m->cand[d].strategy) &&
         p->backend->supports(&m->cand[d].strategy, p->dtype, p->A->memory) == LOOM_SUCCESS) {
         second = best;
         best = d;
