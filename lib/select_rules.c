@@ -102,8 +102,9 @@ static void cuda_options(const loom_features *f, loom_strategy *s)
     s->techniques = LOOM_TECH_VDL;
     if (s->kloop == LOOM_K_PR) {
         s->lanes = lanes_for_mean(f->row_mean);
-        if (s->mloop == LOOM_M_RB && wide_lanes(f) > s->lanes)
-            s->lanes = wide_lanes(f);
+        const int wide = s->mloop == LOOM_M_RB ? wide_lanes(f) : 0;
+        if (wide > s->lanes)
+            s->lanes = wide;
         if (s->mloop == LOOM_M_EB) {
             s->lanes = s->lanes < 8 ? 8 : s->lanes;
             s->chunk = s->lanes == 8 ? 64 : 256;

@@ -297,44 +297,23 @@ static loom_status prepare_bins(const loom_plan *plan, loomcu_row_bins *bins, ar
     const bool sort_short = sort_short_items(plan);
     if (n_long == 0 && !sort_short)
         return LOOM_SUCCESS; /* no list: the kernel walks the rows in order */
-    int64_t *long_len = loom__malloc((size_t)(n_long > 0 ? n_long : 1) * sizeof *long_len);
+    /* The long rows, then the short ones, each in storage order; then the
+     * long ones longest first, or with sort_short all rows longest first
+     * (the long rows are the longest, so they stay ahead). */
     int64_t *order = loom__malloc((size_t)m * sizeof *order);
-    int64_t *rank = NULL;
-    if (long_len && order) {
-        int64_t nl = 0, ns = n_long;
-        for (int64_t r = 0; r < m; r++) {
-            const int64_t len = ro[r + 1] - ro[r];
-            if (len > threshold) {
-                long_len[nl] = len;
-                order[nl++] = r; /* the long rows in row order, for now */
-            } else {
-                order[ns++] = r;
-            }
-        }
-        rank = loom__longest_first_order(long_len, n_long);
+    int64_t *len = loom__malloc((size_t)m * sizeof *len);
+    bool ok = order && len;
+    for (int64_t r = 0, nl = 0, ns = n_long; ok && r < m; r++) {
+        const int64_t i = ro[r + 1] - ro[r] > threshold ? nl++ : ns++;
+        order[i] = r;
+        len[i] = ro[r + 1] - ro[r];
     }
-    if (rank && sort_short) {
-        int64_t *short_len = loom__malloc((size_t)(m - n_long + 1) * sizeof *short_len);
-        bool ok = short_len != NULL;
-        for (int64_t i = n_long; ok && i < m; i++)
-            short_len[i - n_long] = ro[order[i] + 1] - ro[order[i]];
-        ok = ok && order_by_length(order + n_long, short_len, m - n_long);
-        loom__free(short_len);
-        if (!ok) {
-            loom__free(rank);
-            rank = NULL;
-        }
-    }
-    if (!rank) {
-        loom__free(long_len);
+    ok = ok && order_by_length(order, len, sort_short ? m : n_long);
+    loom__free(len);
+    if (!ok) {
         loom__free(order);
         return loom__error(LOOM_ERR_OUT_OF_MEMORY, "cuda plan: out of host memory for row bins");
     }
-    for (int64_t i = 0; i < n_long; i++) /* long_len is spare now: the rows in rank order */
-        long_len[i] = order[rank[i]];
-    memcpy(order, long_len, (size_t)n_long * sizeof *order);
-    loom__free(long_len);
-    loom__free(rank);
     if (!arena_reserve(a, (void **)&bins->rows, order, (size_t)m * sizeof(int64_t)))
         return loom__error(LOOM_ERR_INTERNAL, "cuda plan: too many device arrays");
     return LOOM_SUCCESS;
