@@ -242,7 +242,6 @@ static bool rows_need_no_long_bin(const loom_plan *plan)
            warps >= BINS_UNIFORM_MIN_WARPS;
 }
 
-/* The bins on the host, reserved in the arena for the device. */
 /*
  * The wide walks (N >= 8) take their short rows or segments longest first,
  * not in storage order: a warp's groups then walk items of about one
@@ -277,8 +276,9 @@ static bool order_by_length(int64_t *items, int64_t *len, int64_t count)
     return true;
 }
 
-/* The row bins: the long rows longest first, then the short ones (in
- * storage order, or longest first from N = 8: sort_short_items). */
+/* The row bins on the host, reserved in the arena for the device: the long
+ * rows longest first, then the short ones (in storage order, or longest
+ * first from N = 8: sort_short_items). */
 static loom_status prepare_bins(const loom_plan *plan, loomcu_row_bins *bins, arena *a)
 {
     const int64_t m = plan->A->rows, threshold = long_row_threshold(plan->n);
