@@ -10,7 +10,9 @@
  * inner size, PR lane widths 2..32, several EB chunk sizes (rows across
  * many chunks), VDL, CSC and coarsening, on the unit-test matrices, the
  * generated shapes and random skewed matrices (one row of 5000 non-zeros,
- * many empty rows).  Then device-memory API paths: a plan on a stream,
+ * many empty rows), and the plan-dependent walks each on inputs made to
+ * take them (deep PR, lanes across warps, tile-major, EB + SR in narrow
+ * slabs over an X of 600000 rows).  Then device-memory API paths: a plan on a stream,
  * error statuses with CUDA's message.
  *
  * No device (CI, a machine without a driver): exits 77 (SKIP) and says why.
@@ -461,6 +463,44 @@ static void test_large_narrow(void **state)
     }
 }
 
+/* Where X dwarfs the L2 (a 128-column slab of X at least 4 times it), EB +
+ * SR walks its segments 64 columns at a time with the lanes shrunk to the
+ * slab (cuda_plan.c segment_slab): X of 600000 rows (the condition holds
+ * on GPUs of up to 76 MB of L2; checked first, so the test cannot pass
+ * without taking the path), N with one full and one partial slab and with
+ * two and a partial one, V = 4, 2 and 1 (tiles of 64, 64 and 32 columns),
+ * chunks splitting long rows.  Not under LOOM_CUDA_TEST_QUICK: its X of
+ * 300 MB is slow under the sanitizers. */
+static void test_narrow_slabs(void **state)
+{
+    (void)state;
+    if (quick) {
+        printf("# narrow slabs: skipped in the quick suite (X of 300 MB)\n");
+        return;
+    }
+    const int64_t k = 600000;
+    int dev = 0, l2 = 0;
+    assert_int_equal(cudaGetDevice(&dev), cudaSuccess);
+    assert_int_equal(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev), cudaSuccess);
+    assert_true((double)k * 128.0 * 4.0 >= 4.0 * (double)l2);
+    static const char *const designs[] = {"eb-rm-sr:chunk=128,vdl,csc", "eb-rm-sr:chunk=32,vdl,csc",
+                                          "eb-rm-sr:chunk=256,coarsen=2,csc",
+                                          "eb-rm-sr:chunk=64,coarsen=1,csc"};
+    static const int64_t ns[] = {72, 130};
+    loom_csr *dA = NULL;
+    loom_csr *A = skewed_on_device(LOOM_F32, 3000, k, 7, 20000, 20, 313, &dA);
+    unsigned c = 0;
+    for (size_t i = 0; i < COUNT(designs); i++)
+        for (size_t ni = 0; ni < COUNT(ns); ni++, c++) {
+            loom_strategy s;
+            CHECK(loom_strategy_parse(designs[i], &s));
+            check_case(A, dA, &s, ns[ni], LOOM_ROW_MAJOR, c % 2 ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR,
+                       0, c % 3 ? 1.5 : -0.75, c % 4 < 2 ? 0.0 : 0.5, 1700 + c,
+                       "EB + SR in 64-column slabs (X of 600000 rows)");
+        }
+    destroy_both(&A, &dA);
+}
+
 /* No non-zeros at all, under every design. */
 static void test_empty_matrix(void **state)
 {
@@ -641,6 +681,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_skewed_random),
         cmocka_unit_test(test_large_narrow),
+        cmocka_unit_test(test_narrow_slabs),
         cmocka_unit_test(test_pr_deep),
         cmocka_unit_test(test_pr_wide_lanes),
         cmocka_unit_test(test_wide_small_n),

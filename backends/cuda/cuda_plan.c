@@ -330,16 +330,49 @@ static bool wants_segments(const loom_plan *plan)
            (loomcu_narrow_n(plan->n) || wide) && plan->A->nnz > 0;
 }
 
+/*
+ * Where X is far larger than the L2 (a 128-column slab of it at least
+ * SLAB_NARROW_MIN_X_OVER_L2 times the L2), the segments walk SLAB_NARROW
+ * columns at a time: the X rows a slab reads then take half the L2 room,
+ * and more of a power-law graph's hot rows stay there between uses.
+ * Measured on an H100 (bench/results/cuda-2026-11-27-h100-rmat-large-n/):
+ * on R-MAT 1e7 (1M rows of X), with EB chunks of 128 and 256, 1.26x at
+ * N = 512, 1.12x at N = 256 and even at N = 128; 32 columns lost to 64
+ * there. Where a slab of X fits, or nearly fits, the L2, narrower slabs
+ * lost up to 2.9x (more launches, fewer lanes per segment): pubmed_adj,
+ * email-Enron, bcsstk33. soc-Slashdot0902, whose slab is 0.8 of the L2,
+ * gained 1.04-1.09x only at N = 256-512. Speed only: a slab is a set of
+ * columns, each summed as before.
+ */
+#define SLAB_NARROW 64
+#define SLAB_NARROW_MIN_X_OVER_L2 4.0
+
+static bool x_dwarfs_l2(int64_t k, size_t elem)
+{
+    int dev = 0, l2 = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev) != cudaSuccess || l2 <= 0) {
+        cudaGetLastError();
+        return false;
+    }
+    return (double)k * 128.0 * (double)elem >= SLAB_NARROW_MIN_X_OVER_L2 * (double)l2;
+}
+
 /* Columns per carry slab of `slots` slots: all of N when it fits the
- * budget, else a multiple of 128 (the kernels' tiles never straddle it). */
-static int64_t segment_slab(int64_t slots, int64_t n, size_t elem)
+ * budget, else a multiple of 128 (the kernels' tiles never straddle it);
+ * SLAB_NARROW where X dwarfs the L2 (the launch shrinks the lanes per
+ * segment to the slab). */
+static int64_t segment_slab(int64_t slots, int64_t n, int64_t k, size_t elem)
 {
     size_t per_column = (size_t)(slots > 0 ? slots : 1) * elem;
     int64_t fit = (int64_t)(CARRY_BUDGET_BYTES / per_column);
     if (fit >= n)
-        return n;
-    fit = fit / 128 * 128;
-    return fit < 128 ? 128 : fit;
+        fit = n;
+    else
+        fit = fit / 128 * 128 < 128 ? 128 : fit / 128 * 128;
+    if (fit > SLAB_NARROW && x_dwarfs_l2(k, elem))
+        fit = SLAB_NARROW;
+    return fit;
 }
 
 typedef struct {
@@ -499,7 +532,7 @@ static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *s
     sg->n_long = n_long;
     sg->n_short = count - n_long;
     sg->n_fix = n_fix;
-    sg->slab = segment_slab(slots, plan->n, loom_dtype_size(plan->dtype));
+    sg->slab = segment_slab(slots, plan->n, plan->A->cols, loom_dtype_size(plan->dtype));
     const size_t elem = loom_dtype_size(plan->dtype);
     bool ok = arena_reserve(a, (void **)&sg->row, row, (size_t)count * sizeof(int64_t));
     ok = arena_reserve(a, (void **)&sg->begin, begin, (size_t)count * sizeof(int64_t)) && ok;

@@ -77,15 +77,18 @@ __device__ __forceinline__ void segment_piece(const operands<T> &p, const segmen
 }
 
 /* Blocks [0, long_blocks) take the long segments, the rest the short ones;
- * a work item is (segment, tile of the slab's columns).  Bound to 4 blocks
+ * a work item is (segment, tile of the slab's columns), the tiles counted
+ * over the columns the slab has (the last slab may be narrower), as
+ * launch_segments counts the blocks.  Bound to 4 blocks
  * per SM: ptxas then fits 64 registers with no spill (65 without the
  * bound gave 3 blocks; ncu, soc-Slashdot N = 64). */
 template <typename T, int G, int V>
 __global__ void __launch_bounds__(256, 4) eb_sr_segments_kernel(operands<T> p, segments_view<T> s)
 {
     typedef binned_shape<T, G, V> S;
+    const int64_t width = s.slab_c0 + s.slab_w < p.n ? s.slab_w : p.n - s.slab_c0;
     if ((int64_t)blockIdx.x < s.long_blocks) {
-        const int64_t tiles = (s.slab_w + S::GL - 1) / S::GL;
+        const int64_t tiles = (width + S::GL - 1) / S::GL;
         const int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / S::GL;
         if (w >= s.n_long * tiles)
             return; /* whole groups leave together */
@@ -95,7 +98,7 @@ __global__ void __launch_bounds__(256, 4) eb_sr_segments_kernel(operands<T> p, s
                                           s.slab_c0 + tile * S::GL + (threadIdx.x & (S::GL - 1)));
     } else {
         const int64_t tile_w = (int64_t)G * V;
-        const int64_t tiles = (s.slab_w + tile_w - 1) / tile_w;
+        const int64_t tiles = (width + tile_w - 1) / tile_w;
         int64_t seg, tile;
         if (!short_item<G>(blockIdx.x - s.long_blocks, s.n_short, tiles, s.tile_major, seg, tile))
             return;

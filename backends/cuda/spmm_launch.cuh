@@ -363,7 +363,9 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
     if (s->mloop == LOOM_M_EB && sr && segs && pr->nnz > 0) {
         /* The plan makes segments only at N <= 4 and where the wide walk
          * applies. */
-        const int G = sr_group(pr, V);
+        /* lanes for N, or for the slab where the plan narrowed it (cuda_plan.c
+         * segment_slab), so that a tile never straddles a slab */
+        const int G = segs->slab < pr->n ? ceil_pow2((segs->slab + V - 1) / V) : sr_group(pr, V);
         if (!loomcu_narrow_n(pr->n) && (G < 4 || G * V < 8))
             return cudaErrorInvalidValue;
         /* X's rows as one vector at N = 2 and 4 where aligned; never at N = 3,
