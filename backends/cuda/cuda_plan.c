@@ -253,13 +253,23 @@ static bool rows_need_no_long_bin(const loom_plan *plan)
  * from N = 8); at N <= 4, where a short item is one thread's, 0.94-0.95x
  * (the rows' Y writes and X reads scatter), so not there.  Not under
  * TILE_MAJOR either, whose point is neighbouring rows in one block.
+ * Nor where rows are of about one length (row_cv < 1): there is little
+ * to balance, and the order costs the locality of neighbouring rows.
+ * The full records before and after the sort (record-s26 and record-s27,
+ * sort_by_cv.txt in the latter's folder): at N >= 8 the best design's
+ * time went to 0.933x on the matrices of row_cv >= 1 (each of the 20
+ * between 0.86x and 1.00x) but to 1.017x on those below (bcspwr10 1.14x,
+ * graphchallenge 1.05-1.09x, luxembourg_osm 1.07x, bcsstk16 1.05x).
+ * Measured across two runs, so within a few percent.
  * Speed only: each item's sum is the same.
  */
 #define SORT_SHORT_MIN_N 8
+#define SORT_SHORT_MIN_ROW_CV 1.0
 
 static bool sort_short_items(const loom_plan *plan)
 {
-    return plan->n >= SORT_SHORT_MIN_N && !(plan->strategy.techniques & LOOM_TECH_TILE_MAJOR);
+    return plan->n >= SORT_SHORT_MIN_N && plan->features.row_cv >= SORT_SHORT_MIN_ROW_CV &&
+           !(plan->strategy.techniques & LOOM_TECH_TILE_MAJOR);
 }
 
 /* items[0..count) reordered by len (longest first, ties in order); false
