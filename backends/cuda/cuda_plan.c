@@ -16,6 +16,7 @@
 #include "cuda_kernels.h"
 #include "cuda_status.h"
 #include "cuda_tc.h"
+#include "select.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -357,32 +358,28 @@ static bool wants_segments(const loom_plan *plan)
 #define SLAB_NARROW 64
 #define SLAB_NARROW_MIN_X_OVER_L2 4.0
 
-static bool x_dwarfs_l2(int64_t k, size_t elem)
+static bool x_dwarfs_l2(const loom_plan *plan, int64_t k, size_t elem)
 {
-    int dev = 0, l2 = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev) != cudaSuccess || l2 <= 0) {
-        cudaGetLastError();
-        return false;
-    }
-    return (double)k * 128.0 * (double)elem >= SLAB_NARROW_MIN_X_OVER_L2 * (double)l2;
+    loom__device_info dev = {0};
+    if (plan->backend->device_info(&dev) != LOOM_SUCCESS || dev.gpu_l2_kb <= 0)
+        return false; /* (the plan was made on this device: not expected) */
+    return (double)k * 128.0 * (double)elem >= SLAB_NARROW_MIN_X_OVER_L2 * dev.gpu_l2_kb * 1024.0;
 }
 
 /* Columns per carry slab of `slots` slots: all of N when it fits the
  * budget, else a multiple of 128 (the kernels' tiles never straddle it);
  * SLAB_NARROW where X dwarfs the L2 (the launch shrinks the lanes per
  * segment to the slab). */
-static int64_t segment_slab(int64_t slots, int64_t n, int64_t k, size_t elem)
+static int64_t segment_slab(const loom_plan *plan, int64_t slots)
 {
-    size_t per_column = (size_t)(slots > 0 ? slots : 1) * elem;
-    int64_t fit = (int64_t)(CARRY_BUDGET_BYTES / per_column);
-    if (fit >= n)
-        fit = n;
-    else
-        fit = fit / 128 * 128 < 128 ? 128 : fit / 128 * 128;
-    if (fit > SLAB_NARROW && x_dwarfs_l2(k, elem))
-        fit = SLAB_NARROW;
-    return fit;
+    const size_t elem = loom_dtype_size(plan->dtype);
+    const int64_t fit = (int64_t)(CARRY_BUDGET_BYTES / ((size_t)(slots > 0 ? slots : 1) * elem));
+    int64_t slab = plan->n;
+    if (fit < slab)
+        slab = fit < 128 ? 128 : fit / 128 * 128;
+    if (slab > SLAB_NARROW && x_dwarfs_l2(plan, plan->A->cols, elem))
+        slab = SLAB_NARROW;
+    return slab;
 }
 
 typedef struct {
@@ -542,7 +539,7 @@ static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *s
     sg->n_long = n_long;
     sg->n_short = count - n_long;
     sg->n_fix = n_fix;
-    sg->slab = segment_slab(slots, plan->n, plan->A->cols, loom_dtype_size(plan->dtype));
+    sg->slab = segment_slab(plan, slots);
     const size_t elem = loom_dtype_size(plan->dtype);
     bool ok = arena_reserve(a, (void **)&sg->row, row, (size_t)count * sizeof(int64_t));
     ok = arena_reserve(a, (void **)&sg->begin, begin, (size_t)count * sizeof(int64_t)) && ok;

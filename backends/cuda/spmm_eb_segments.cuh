@@ -36,6 +36,14 @@ template <typename T> struct segments_view {
     bool tile_major;                   /* the short segments' blocks (short_item) */
 };
 
+/* The columns this launch's slab has: slab_w, or fewer in the last slab.
+ * (Carry slots stay slab_w apart.) */
+template <typename T>
+__device__ __forceinline__ int64_t slab_width(const operands<T> &p, const segments_view<T> &s)
+{
+    return s.slab_c0 + s.slab_w < p.n ? s.slab_w : p.n - s.slab_c0;
+}
+
 /* The end of the segment that begins at b in a row ending at row_end: the
  * row's end or the chunk's, whichever comes first. */
 template <typename T>
@@ -62,7 +70,7 @@ __device__ __forceinline__ void segment_piece(const operands<T> &p, const segmen
 {
     const int64_t row = __ldg(s.row + i), b = __ldg(s.begin + i), slot = __ldg(s.slot + i);
     const int64_t e = segment_end(p, s, row, b);
-    const int64_t slab_end = s.slab_c0 + s.slab_w < p.n ? s.slab_c0 + s.slab_w : p.n;
+    const int64_t slab_end = s.slab_c0 + slab_width(p, s);
     T acc[V];
     wide_sum<T, G, V, U>(p, b, e, c, acc);
     if (slot < 0) {
@@ -86,7 +94,7 @@ template <typename T, int G, int V>
 __global__ void __launch_bounds__(256, 4) eb_sr_segments_kernel(operands<T> p, segments_view<T> s)
 {
     typedef binned_shape<T, G, V> S;
-    const int64_t width = s.slab_c0 + s.slab_w < p.n ? s.slab_w : p.n - s.slab_c0;
+    const int64_t width = slab_width(p, s);
     if ((int64_t)blockIdx.x < s.long_blocks) {
         const int64_t tiles = (width + S::GL - 1) / S::GL;
         const int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / S::GL;
@@ -404,7 +412,7 @@ __global__ void eb_segments_fixup_kernel(operands<T> p, segments_view<T> s,
                                          const int64_t *__restrict__ slot0, int64_t n_fix)
 {
     typedef arith<T> A;
-    const int64_t width = s.slab_c0 + s.slab_w < p.n ? s.slab_w : p.n - s.slab_c0;
+    const int64_t width = slab_width(p, s);
     const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const int64_t k = t / width, j = t % width;
     if (k >= n_fix)

@@ -337,13 +337,14 @@ static void with_rb_wv(int W, int V, const F &f)
     }
 }
 
-/* SR lanes per group: enough for the columns at V per lane; one lane per
- * row when X is column-major (lanes then read rows, not a column vector). */
-static int sr_group(const loomcu_problem *p, int V)
+/* SR lanes per group: enough for `columns` (N, or a slab of it) at V per
+ * lane; one lane per row when X is column-major (lanes then read rows, not
+ * a column vector). */
+static int sr_group(const loomcu_problem *p, int64_t columns, int V)
 {
     if (p->x_col_stride != 1)
         return 1;
-    return ceil_pow2((p->n + V - 1) / V);
+    return ceil_pow2((columns + V - 1) / V);
 }
 
 template <typename T>
@@ -353,6 +354,7 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
     const operands<T> p = make_operands<T>(pr);
     const int V = columns_per_lane<T>(pr, s);
     const bool sr = s->kloop == LOOM_K_SR;
+    const int G = sr_group(pr, pr->n, V); /* SR lanes per group over all of N */
     const bool tile_major = (s->techniques & LOOM_TECH_TILE_MAJOR) != 0;
     const loomcu_eb_data *ebd = data && data->eb.chunks > 0 ? &data->eb : NULL;
     const loomcu_row_bins *bins =
@@ -362,17 +364,16 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
 
     if (s->mloop == LOOM_M_EB && sr && segs && pr->nnz > 0) {
         /* The plan makes segments only at N <= 4 and where the wide walk
-         * applies. */
-        /* lanes for N, or for the slab where the plan narrowed it (cuda_plan.c
-         * segment_slab), so that a tile never straddles a slab */
-        const int G = segs->slab < pr->n ? ceil_pow2((segs->slab + V - 1) / V) : sr_group(pr, V);
-        if (!loomcu_narrow_n(pr->n) && (G < 4 || G * V < 8))
+         * applies; the lanes are for a slab (cuda_plan.c segment_slab), so
+         * that no tile straddles two. */
+        const int Gs = sr_group(pr, segs->slab < pr->n ? segs->slab : pr->n, V);
+        if (!loomcu_narrow_n(pr->n) && (Gs < 4 || Gs * V < 8))
             return cudaErrorInvalidValue;
         /* X's rows as one vector at N = 2 and 4 where aligned; never at N = 3,
          * whose 4-wide walk must not read a fourth column */
         const bool vec = pr->x_col_stride == 1 && (pr->n == 2 || pr->n == 4) &&
                          pr->x_vector_width >= pr->n;
-        return launch_segments<T>(p, segs, s->chunk, G, V, vec, tile_major, st);
+        return launch_segments<T>(p, segs, s->chunk, Gs, V, vec, tile_major, st);
     }
     if (s->mloop == LOOM_M_RB && sr && bins && pr->n == 1 && pr->nnz > 0)
         return launch_n1_binned<T>(p, bins, st);
@@ -385,15 +386,12 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
         return cudaGetLastError();
     }
     if (s->mloop == LOOM_M_RB) {
-        if (sr && sr_group(pr, V) >= 4 && bins && sr_group(pr, V) * V >= 8 &&
-            bins->n_long + bins->n_short == p.m) {
-            launch_binned<T>(p, bins, sr_group(pr, V), V, tile_major, st);
-        } else if (sr && sr_group(pr, V) >= 4) {
-            const int G = sr_group(pr, V);
+        if (sr && G >= 4 && bins && G * V >= 8 && bins->n_long + bins->n_short == p.m) {
+            launch_binned<T>(p, bins, G, V, tile_major, st);
+        } else if (sr && G >= 4) {
             rb_sr_wide_family<T> f = {p, wide_grid(p.m, G, p.n, (int64_t)G * V), st};
             with_wide_gv<T>(G, V, f);
         } else if (sr) {
-            const int G = sr_group(pr, V);
             rb_sr_family<T> f = {p, grid_for(p.m, G, p.n, (int64_t)G * V, s), st,
                                  (s->techniques & LOOM_TECH_CSC) != 0 || G > 1};
             with_gv<T>(G, V, f);
@@ -415,12 +413,10 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
     for (int64_t c0 = 0; c0 < p.n; c0 += ebd->slab) {
         eb.slab_c0 = c0;
         eb.slab_w = ebd->slab < p.n - c0 ? ebd->slab : p.n - c0;
-        if (sr && sr_group(pr, V) >= 4) {
-            const int G = sr_group(pr, V);
+        if (sr && G >= 4) {
             eb_sr_wide_family<T> f = {p, eb, wide_grid(eb.chunks, G, eb.slab_w, (int64_t)G * V), st};
             with_wide_gv<T>(G, V, f);
         } else if (sr) {
-            const int G = sr_group(pr, V);
             eb_sr_family<T> f = {p, eb, grid_for(eb.chunks, G, eb.slab_w, (int64_t)G * V, s), st,
                                  (s->techniques & LOOM_TECH_CSC) != 0 || G > 1};
             with_gv<T>(G, V, f);
