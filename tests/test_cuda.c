@@ -501,6 +501,96 @@ static void test_narrow_slabs(void **state)
     destroy_both(&A, &dA);
 }
 
+/* The explanation of a plan of `design` at N = n (X and Y row-major) on
+ * device A. */
+static void explain_plan(const loom_csr *dA, const char *design, int64_t n, char *buf, size_t len)
+{
+    int64_t rows, cols;
+    loom_dtype dtype;
+    CHECK(loom_csr_info(dA, &rows, &cols, NULL, &dtype, NULL));
+    loom_dense X, Y;
+    CHECK(loom_dense_alloc(ctx, &X, cols, n, LOOM_ROW_MAJOR, dtype, LOOM_MEMORY_DEVICE));
+    CHECK(loom_dense_alloc(ctx, &Y, rows, n, LOOM_ROW_MAJOR, dtype, LOOM_MEMORY_DEVICE));
+    loom_plan_options opts;
+    loom_plan *plan = NULL;
+    CHECK(loom_plan_options_init(&opts));
+    opts.backend = LOOM_BACKEND_CUDA;
+    opts.selector = LOOM_SELECT_FIXED;
+    CHECK(loom_strategy_parse(design, &opts.strategy));
+    CHECK(loom_spmm_plan_create(ctx, &plan, dA, &X, &Y, &opts));
+    snprintf(buf, len, "%s", loom_plan_explain(plan));
+    CHECK(loom_plan_destroy(&plan));
+    CHECK(loom_dense_free(ctx, &X));
+    CHECK(loom_dense_free(ctx, &Y));
+}
+
+/* A rows x cols matrix of rows about `density` full: lengths spread
+ * +-25% round it, two empty rows, one full row and one of a single
+ * non-zero (test_matrix_with_lengths: sorted columns, values with +-0). */
+static loom_csr *dense_ish_matrix(loom_dtype dtype, int64_t rows, int64_t cols, double density,
+                                  uint64_t seed)
+{
+    uint64_t st = seed;
+    int64_t *ro = malloc((size_t)(rows + 1) * sizeof *ro);
+    assert_non_null(ro);
+    ro[0] = 0;
+    const int64_t mean = (int64_t)(density * (double)cols);
+    for (int64_t i = 0; i < rows; i++) {
+        int64_t len = mean * 3 / 4 + (int64_t)(test_rand(&st) % (uint64_t)(mean / 2 + 1));
+        if (i == 5 || i == rows - 2)
+            len = 0;
+        else if (i == 40)
+            len = cols;
+        else if (i == 41)
+            len = 1;
+        ro[i + 1] = ro[i] + len;
+    }
+    loom_csr *A = test_matrix_with_lengths(ctx, dtype, rows, cols, ro, &st);
+    assert_non_null(A);
+    return A;
+}
+
+/* RB + SR in K-tiles (spmm_rb_ktile.cuh), the plan's choice at N >= 512
+ * on dense-ish rows (cuda_plan.c wants_ktile): 300 rows (a partial last
+ * block) of 1500 columns (a partial last K-tile) at 25%; N a whole number
+ * of column tiles and not (600: a partial tile); X with 16-byte rows (the
+ * K-tiles) and with padded rows of odd length (the wide walk instead);
+ * both Y layouts, alpha and beta.  The explanation must show the choice,
+ * and a 5% matrix must not take it. */
+static void test_ktile(void **state)
+{
+    (void)state;
+    static const int64_t ns[] = {512, 600};
+    unsigned c = 0;
+    for (int d = 0; d < dtypes_to_run(); d++) {
+        loom_csr *A = dense_ish_matrix((loom_dtype)d, 300, 1500, 0.25, 71 + d), *dA = NULL;
+        CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, &dA));
+        char text[4096];
+        explain_plan(dA, "rb-rm-sr:vdl,csc", 512, text, sizeof text);
+        if (!strstr(text, "K-tiles"))
+            fail_msg("a 25%% matrix at N = 512, yet the plan says:\n%s", text);
+        explain_plan(dA, "rb-rm-sr:vdl,csc", 256, text, sizeof text);
+        if (strstr(text, "K-tiles"))
+            fail_msg("N = 256, yet the plan says:\n%s", text);
+        for (size_t ni = 0; ni < COUNT(ns); ni++)
+            for (int pad = 0; pad <= 1; pad++, c++) {
+                loom_strategy s;
+                CHECK(loom_strategy_parse(c % 2 ? "rb-rm-sr:csc" : "rb-rm-sr:vdl,csc,tile-major", &s));
+                check_case(A, dA, &s, ns[ni], LOOM_ROW_MAJOR, c % 3 ? LOOM_ROW_MAJOR : LOOM_COL_MAJOR,
+                           pad, c % 2 ? 1.5 : -0.75, c % 4 < 2 ? 0.0 : 0.5, 2300 + c,
+                           "RB + SR in K-tiles (25% rows)");
+            }
+        destroy_both(&A, &dA);
+    }
+    loom_csr *B = dense_ish_matrix(LOOM_F32, 200, 4000, 0.05, 79), *dB = NULL;
+    CHECK(loom_csr_copy(ctx, B, LOOM_MEMORY_DEVICE, &dB));
+    char text[4096];
+    explain_plan(dB, "rb-rm-sr:vdl,csc", 512, text, sizeof text);
+    if (strstr(text, "K-tiles"))
+        fail_msg("a 5%% matrix, yet the plan says:\n%s", text);
+    destroy_both(&B, &dB);
+}
+
 /* No non-zeros at all, under every design. */
 static void test_empty_matrix(void **state)
 {
@@ -682,6 +772,7 @@ int main(void)
         cmocka_unit_test(test_skewed_random),
         cmocka_unit_test(test_large_narrow),
         cmocka_unit_test(test_narrow_slabs),
+        cmocka_unit_test(test_ktile),
         cmocka_unit_test(test_pr_deep),
         cmocka_unit_test(test_pr_wide_lanes),
         cmocka_unit_test(test_wide_small_n),

@@ -247,6 +247,18 @@ static loom_status cuda_time_spmm(loom_plan *plan, const loom_dense *X, loom_den
     return st;
 }
 
+/* What the plan chose beyond the design, where it is not the default walk. */
+static void cuda_plan_explain(const loom_plan *plan, char *buf, size_t len)
+{
+    const loomcu_plan_data *d = plan->strategy.kloop == LOOM_K_TC ? NULL : plan->backend_data;
+    if (d && d->ktile)
+        snprintf(buf, len,
+                 "cuda: RB + SR in K-tiles: X staged in shared memory 128 rows at a time, 32 rows "
+                 "a block (where X's rows are 16-byte aligned; else the wide walk, the same sums)");
+    else if (len > 0)
+        buf[0] = '\0';
+}
+
 LOOM_INTERNAL const loom_backend loom__cuda_backend = {
     .id = LOOM_BACKEND_CUDA,
     .name = "cuda",
@@ -262,4 +274,5 @@ LOOM_INTERNAL const loom_backend loom__cuda_backend = {
     .describe_hardware = cuda_describe_hardware,
     .device_info = cuda_device_info,
     .time_spmm = cuda_time_spmm,
+    .plan_explain = cuda_plan_explain,
 };

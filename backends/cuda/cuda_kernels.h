@@ -87,15 +87,21 @@ typedef struct loomcu_eb_segments {
 
 /* What a CUDA plan keeps on the device (plan->backend_data): EB strategies
  * use eb (chunks = 0: none) or, for SR at wide N, segs; RB + SR strategies
- * may use bins (n_long + n_short = 0: none); RB + PR ones may set pr_deep
- * (a launch choice, nothing on the device). */
+ * may use bins (n_long + n_short = 0: none) or set ktile; RB + PR ones may
+ * set pr_deep (launch choices, nothing on the device). */
 typedef struct loomcu_plan_data {
     loomcu_eb_data eb;
     loomcu_eb_segments segs;
     loomcu_row_bins bins;
     int pr_deep; /* RB + PR: rb_pr_kernel's deep form (cuda_plan.c wants_pr_deep) */
+    int ktile;   /* RB + SR: rb_sr_ktile_kernel where X allows (cuda_plan.c wants_ktile) */
     void *arena; /* the one device allocation every array above points into */
 } loomcu_plan_data;
+
+/* Let rb_sr_ktile_kernel take its shared memory (128 KiB) on the current
+ * device: cudaSuccess, or the error where the device has less. */
+cudaError_t loomcu_ktile_allow_f32(void);
+cudaError_t loomcu_ktile_allow_f64(void);
 
 /* Launch the strategy's kernels on stream; data is the plan's device data
  * (NULL: none).  Returns the launch error (cudaSuccess when all launches

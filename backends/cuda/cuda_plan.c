@@ -207,6 +207,41 @@ static bool wants_pr_deep(const loom_plan *plan)
            plan->features.row_max >= (double)(LOOMCU_PR_DEEP * lanes);
 }
 
+/*
+ * RB + SR walks X in K-tiles staged in shared memory (rb_sr_ktile_kernel)
+ * where rows are dense enough that a block's 32 rows read each staged X
+ * row several times (density >= 1/8: 16 or more non-zeros of a row per
+ * 128-row tile), long (a mean of KTILE_MIN_ROW_MEAN or more: the tiles'
+ * barriers and copies amortised) and N wide enough to fill the GPU with
+ * blocks (KTILE_MIN_N).  Measured on an H100
+ * (bench/results/cuda-2026-11-27-h100-ktile/): at N = 512, DLMC rn50
+ * mp0.8 final_dense (1000 x 2048, 20%) 79.6 us against the wide walk's
+ * 102.5 (1.29x) and mp0.5 (1024 x 512, 50%) 40.7 against 42.4 (1.04x);
+ * slower at N = 256 and below (a block's time is its rows' walk over all
+ * of K whatever its columns: 0.7x at N = 256 on both), and on sparser
+ * layers (transformer ffn_conv1, 10%: 0.84x at N = 512), meshes and
+ * graphs (2-80x slower).  Speed only: the sums are the wide walk's.
+ */
+#define KTILE_MIN_N 512
+#define KTILE_MIN_DENSITY 0.125
+#define KTILE_MIN_ROW_MEAN 128.0
+
+static bool wants_ktile(const loom_plan *plan)
+{
+    const loom_strategy *s = &plan->strategy;
+    if (s->mloop != LOOM_M_RB || s->kloop != LOOM_K_SR || plan->x_layout != LOOM_ROW_MAJOR ||
+        plan->n < KTILE_MIN_N || plan->features.density < KTILE_MIN_DENSITY ||
+        plan->features.row_mean < KTILE_MIN_ROW_MEAN)
+        return false;
+    /* devices whose blocks cannot hold the two stages keep the wide walk
+     * (and the refusal is cleared, so no later launch reports it) */
+    if ((plan->dtype == LOOM_F32 ? loomcu_ktile_allow_f32() : loomcu_ktile_allow_f64()) ==
+        cudaSuccess)
+        return true;
+    (void)cudaGetLastError();
+    return false;
+}
+
 /* Whether the row bins apply: RB + SR at N = 1 (rb_sr_n1_binned_kernel),
  * or the wide walk (loomcu_wide_n) with no explicit coarsening. */
 static bool wants_bins(const loom_plan *plan)
@@ -560,14 +595,16 @@ loom_status loomcu_plan_prepare(loom_plan *plan)
         return loomcu_tc_prepare(plan);
     const bool segs = wants_segments(plan);
     const bool eb = plan->strategy.mloop == LOOM_M_EB && plan->chunks > 0 && !segs;
-    const bool bins = wants_bins(plan);
+    const bool ktile = wants_ktile(plan);
+    const bool bins = !ktile && wants_bins(plan);
     const bool pr_deep = wants_pr_deep(plan);
-    if (!eb && !segs && !bins && !pr_deep)
+    if (!eb && !segs && !bins && !pr_deep && !ktile)
         return LOOM_SUCCESS;
     loomcu_plan_data *d = loom__calloc(1, sizeof *d);
     if (!d)
         return loom__error(LOOM_ERR_OUT_OF_MEMORY, "cuda plan: out of host memory");
     d->pr_deep = pr_deep;
+    d->ktile = ktile;
     arena a = {0};
     loom_status st = LOOM_SUCCESS;
     if (eb)

@@ -15,6 +15,7 @@ EXTRA_DIST += \
 	backends/cuda/spmm_rb.cuh \
 	backends/cuda/spmm_eb.cuh \
 	backends/cuda/spmm_eb_segments.cuh \
+	backends/cuda/spmm_rb_ktile.cuh \
 	backends/cuda/spmm_launch.cuh \
 	backends/cuda/cuda_kernels.h \
 	backends/cuda/cuda_status.h \
@@ -33,7 +34,7 @@ loomcu_nvcc_includes = -I$(top_builddir) -I$(top_srcdir)/include -I$(top_srcdir)
 loomcu_objects = backends/cuda/spmm_f32.lo backends/cuda/spmm_f64.lo
 loomcu_kernel_deps = $(srcdir)/backends/cuda/spmm_common.cuh $(srcdir)/backends/cuda/spmm_rb.cuh \
 	$(srcdir)/backends/cuda/spmm_eb.cuh $(srcdir)/backends/cuda/spmm_eb_segments.cuh \
-	$(srcdir)/backends/cuda/spmm_launch.cuh \
+	$(srcdir)/backends/cuda/spmm_rb_ktile.cuh $(srcdir)/backends/cuda/spmm_launch.cuh \
 	$(srcdir)/backends/cuda/cuda_kernels.h
 
 # nvcc's output (the ptxas report) is kept in OBJECT.ptxas.log and shown.

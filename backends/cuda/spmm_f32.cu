@@ -6,3 +6,8 @@ extern "C" cudaError_t loomcu_spmm_f32(const loomcu_problem *p, const loom_strat
 {
     return loomcu::launch_spmm<float>(p, s, data, stream);
 }
+
+extern "C" cudaError_t loomcu_ktile_allow_f32(void)
+{
+    return loomcu::allow_ktile<float>();
+}

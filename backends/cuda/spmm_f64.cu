@@ -6,3 +6,8 @@ extern "C" cudaError_t loomcu_spmm_f64(const loomcu_problem *p, const loom_strat
 {
     return loomcu::launch_spmm<double>(p, s, data, stream);
 }
+
+extern "C" cudaError_t loomcu_ktile_allow_f64(void)
+{
+    return loomcu::allow_ktile<double>();
+}

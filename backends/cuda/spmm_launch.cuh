@@ -21,6 +21,7 @@
 
 #include "spmm_eb.cuh"
 #include "spmm_eb_segments.cuh"
+#include "spmm_rb_ktile.cuh"
 
 namespace loomcu {
 
@@ -229,6 +230,23 @@ static cudaError_t launch_n1_binned(const operands<T> &p, const loomcu_row_bins 
     return cudaGetLastError();
 }
 
+/* RB + SR in K-tiles (spmm_rb_ktile.cuh): 32 rows x TW columns a block. */
+template <typename T>
+static cudaError_t allow_ktile()
+{
+    return cudaFuncSetAttribute(rb_sr_ktile_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                ktile_shape<T>::smem);
+}
+
+template <typename T>
+static cudaError_t launch_ktile(const operands<T> &p, int64_t k, cudaStream_t st)
+{
+    typedef ktile_shape<T> S;
+    const dim3 grid((unsigned)((p.m + S::rows - 1) / S::rows), (unsigned)((p.n + S::TW - 1) / S::TW));
+    rb_sr_ktile_kernel<T><<<grid, S::rows * 32, S::smem, st>>>(p, k);
+    return cudaGetLastError();
+}
+
 /* EB + SR as segments (eb_sr_segments_kernel), slab by slab of columns:
  * the segments, then the fix-up of the rows that cross chunks. */
 template <typename T>
@@ -377,6 +395,11 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
     }
     if (s->mloop == LOOM_M_RB && sr && bins && pr->n == 1 && pr->nnz > 0)
         return launch_n1_binned<T>(p, bins, st);
+    /* The plan's K-tiles where X's rows take 16-byte copies; else the
+     * wide walk below (the same sums) */
+    if (s->mloop == LOOM_M_RB && sr && data && data->ktile && pr->nnz > 0 &&
+        pr->x_col_stride == 1 && pr->x_vector_width * (int)sizeof(T) >= 16)
+        return launch_ktile<T>(p, pr->k, st);
 
     if (pr->nnz == 0 || (s->mloop == LOOM_M_EB && (!ebd || ebd->chunks == 0))) {
         dim3 grid = grid_for(p.m, 1, p.n, 1, s);
