@@ -213,14 +213,17 @@ static bool wants_pr_deep(const loom_plan *plan)
  * row several times (density >= 1/8: 16 or more non-zeros of a row per
  * 128-row tile), long (a mean of KTILE_MIN_ROW_MEAN or more: the tiles'
  * barriers and copies amortised) and N wide enough to fill the GPU with
- * blocks (KTILE_MIN_N).  Measured on an H100
- * (bench/results/cuda-2026-11-27-h100-ktile/): at N = 512, DLMC rn50
+ * blocks (KTILE_MIN_N).  Measured on an H100: the prototype
+ * (bench/results/cuda-2026-11-27-h100-ktile/) at N = 512 on DLMC rn50
  * mp0.8 final_dense (1000 x 2048, 20%) 79.6 us against the wide walk's
- * 102.5 (1.29x) and mp0.5 (1024 x 512, 50%) 40.7 against 42.4 (1.04x);
- * slower at N = 256 and below (a block's time is its rows' walk over all
- * of K whatever its columns: 0.7x at N = 256 on both), and on sparser
- * layers (transformer ffn_conv1, 10%: 0.84x at N = 512), meshes and
- * graphs (2-80x slower).  Speed only: the sums are the wide walk's.
+ * 102.5 (1.29x) and on mp0.5 (1024 x 512, 50%) 40.7 against 42.4
+ * (1.04x); slower at N = 256 and below (a block's time is its rows' walk
+ * over all of K whatever its columns: 0.7x at N = 256 on both), on
+ * sparser layers (transformer ffn_conv1, 10%: 0.84x at N = 512), meshes
+ * and graphs (2-80x slower).  In the library, the full record
+ * (bench/results/cuda-2026-11-27-h100-record-s28/): rb-rm-sr at N = 512
+ * 78.5 us on final_dense (103.1 in record-s27; cuSPARSE ALG3 67.7) and
+ * 39.5 on mp0.5 (42.3).  Speed only: the sums are the wide walk's.
  */
 #define KTILE_MIN_N 512
 #define KTILE_MIN_DENSITY 0.125
