@@ -132,7 +132,7 @@ __global__ void __launch_bounds__(1024, 1) rb_sr_ktile_kernel(operands<T> p, int
         __syncthreads();
         /* X(c, c0 + lane V ..) of this stage at xt + c * TW */
         const T *xt = xs + (s & 1) * S::KT * S::TW + lane * S::V - (int64_t)s * S::KT * S::TW;
-        const int32_t kend = (s + 1) * S::KT;
+        const int64_t kend = (int64_t)(s + 1) * S::KT; /* past INT32_MAX near K = 2^31 */
         for (;;) {
             const int cnt = __popc(__ballot_sync(~0u, wc < kend)); /* sorted: a prefix */
             int t = used;
