@@ -98,6 +98,13 @@ typedef struct loomcu_plan_data {
     void *arena; /* the one device allocation every array above points into */
 } loomcu_plan_data;
 
+/* rb_sr_ktile_kernel's tiles (spmm_rb_ktile.cuh): LOOMCU_KTILE_ROW_BYTES
+ * of each X row (32 lanes x 16 bytes) by LOOMCU_KTILE_ROWS rows of X, two
+ * stages in shared memory; the plan's rule (cuda_plan.c wants_ktile)
+ * reads the same numbers. */
+#define LOOMCU_KTILE_ROW_BYTES 512
+#define LOOMCU_KTILE_ROWS 128
+
 /* Let rb_sr_ktile_kernel take its shared memory (128 KiB) on the current
  * device: cudaSuccess, or the error where the device has less. */
 cudaError_t loomcu_ktile_allow_f32(void);

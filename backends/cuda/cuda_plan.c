@@ -232,9 +232,14 @@ static bool wants_pr_deep(const loom_plan *plan)
 static bool wants_ktile(const loom_plan *plan)
 {
     const loom_strategy *s = &plan->strategy;
+    const int64_t tile_columns = LOOMCU_KTILE_ROW_BYTES / (int64_t)loom_dtype_size(plan->dtype);
     if (s->mloop != LOOM_M_RB || s->kloop != LOOM_K_SR || plan->x_layout != LOOM_ROW_MAJOR ||
         plan->n < KTILE_MIN_N || plan->features.density < KTILE_MIN_DENSITY ||
         plan->features.row_mean < KTILE_MIN_ROW_MEAN)
+        return false;
+    /* the column tiles on gridDim.y; K below the past-the-end marker */
+    if ((plan->n + tile_columns - 1) / tile_columns > 65535 ||
+        plan->A->cols > (int64_t)INT32_MAX - LOOMCU_KTILE_ROWS)
         return false;
     /* devices whose blocks cannot hold the two stages keep the wide walk
      * (and the refusal is cleared, so no later launch reports it) */
@@ -396,12 +401,13 @@ static bool wants_segments(const loom_plan *plan)
 #define SLAB_NARROW 64
 #define SLAB_NARROW_MIN_X_OVER_L2 4.0
 
-static bool x_dwarfs_l2(const loom_plan *plan, int64_t k, size_t elem)
+static bool x_dwarfs_l2(const loom_plan *plan)
 {
     loom__device_info dev = {0};
     if (plan->backend->device_info(&dev) != LOOM_SUCCESS || dev.gpu_l2_kb <= 0)
         return false; /* (the plan was made on this device: not expected) */
-    return (double)k * 128.0 * (double)elem >= SLAB_NARROW_MIN_X_OVER_L2 * dev.gpu_l2_kb * 1024.0;
+    const double slab_bytes = (double)plan->A->cols * 128.0 * (double)loom_dtype_size(plan->dtype);
+    return slab_bytes >= SLAB_NARROW_MIN_X_OVER_L2 * dev.gpu_l2_kb * 1024.0;
 }
 
 /* Columns per carry slab of `slots` slots: all of N when it fits the
@@ -415,7 +421,7 @@ static int64_t segment_slab(const loom_plan *plan, int64_t slots)
     int64_t slab = plan->n;
     if (fit < slab)
         slab = fit < 128 ? 128 : fit / 128 * 128;
-    if (slab > SLAB_NARROW && x_dwarfs_l2(plan, plan->A->cols, elem))
+    if (slab > SLAB_NARROW && x_dwarfs_l2(plan))
         slab = SLAB_NARROW;
     return slab;
 }

@@ -395,11 +395,10 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
     }
     if (s->mloop == LOOM_M_RB && sr && bins && pr->n == 1 && pr->nnz > 0)
         return launch_n1_binned<T>(p, bins, st);
-    /* The plan's K-tiles where X's rows take 16-byte copies and the
-     * column tiles fit the grid; else the wide walk below (the same sums) */
+    /* The plan's K-tiles where X's rows take 16-byte copies; else the
+     * wide walk below (the same sums) */
     if (s->mloop == LOOM_M_RB && sr && data && data->ktile && pr->nnz > 0 &&
-        pr->x_col_stride == 1 && pr->x_vector_width * (int)sizeof(T) >= 16 &&
-        (pr->n + ktile_shape<T>::TW - 1) / ktile_shape<T>::TW <= 65535) /* gridDim.y */
+        pr->x_col_stride == 1 && pr->x_vector_width * (int)sizeof(T) >= 16)
         return launch_ktile<T>(p, pr->k, st);
 
     if (pr->nnz == 0 || (s->mloop == LOOM_M_EB && (!ebd || ebd->chunks == 0))) {

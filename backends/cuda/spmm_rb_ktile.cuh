@@ -30,8 +30,8 @@ namespace loomcu {
  * rows a block (bench/results/cuda-2026-11-27-h100-ktile/). */
 template <typename T> struct ktile_shape {
     static const int V = 16 / (int)sizeof(T);
-    static const int TW = 32 * V;
-    static const int KT = 128;
+    static const int TW = LOOMCU_KTILE_ROW_BYTES / (int)sizeof(T); /* = 32 V */
+    static const int KT = LOOMCU_KTILE_ROWS;
     static const int U = sizeof(T) == 4 ? 8 : 4; /* 8 spilled at f64 */
     static const int rows = 32;
     static const int smem = 2 * KT * TW * (int)sizeof(T); /* 128 KiB */
@@ -73,8 +73,9 @@ template <int N> __device__ __forceinline__ void ktile_wait()
 #endif
 }
 
-/* This lane's pair of the window at base: (col, a), or (INT_MAX, 0) past
- * the row's end, so that no tile takes it. */
+/* This lane's pair of the window at base: (col, a), or (INT32_MAX, 0)
+ * past the row's end, so that no tile takes it (the plan keeps K below
+ * INT32_MAX - KT, so no tile reaches INT32_MAX). */
 template <typename T>
 __device__ __forceinline__ void ktile_window(const operands<T> &p, int64_t base, int64_t e,
                                              int32_t &col, T &a)
@@ -132,7 +133,7 @@ __global__ void __launch_bounds__(1024, 1) rb_sr_ktile_kernel(operands<T> p, int
         __syncthreads();
         /* X(c, c0 + lane V ..) of this stage at xt + c * TW */
         const T *xt = xs + (s & 1) * S::KT * S::TW + lane * S::V - (int64_t)s * S::KT * S::TW;
-        const int64_t kend = (int64_t)(s + 1) * S::KT; /* past INT32_MAX near K = 2^31 */
+        const int64_t kend = (int64_t)(s + 1) * S::KT;
         for (;;) {
             const int cnt = __popc(__ballot_sync(~0u, wc < kend)); /* sorted: a prefix */
             int t = used;
