@@ -447,9 +447,16 @@ static void test_large_narrow(void **state)
     for (int d = 0; d < dtypes_to_run(); d++) {
         loom_csr *dA = NULL;
         loom_csr *A = skewed_on_device((loom_dtype)d, 48000, 40000, 0, 30000, 10, 77, &dA);
-        int64_t nnz; /* 4.23e6: past LOOMCU_NARROW_WIDE_NNZ */
+        int64_t nnz; /* 4.23e6: past LOOMCU_NARROW_WIDE_NNZ, and A's pairs (34 MB in f32)
+                      * past half an L2 of up to 68 MB, so the short rows' pairs are
+                      * streamed (cuda_plan.c pairs_fit_l2); the smaller tests read
+                      * them through L1 */
         CHECK(loom_csr_info(A, NULL, NULL, &nnz, NULL, NULL));
         assert_true(nnz >= 4000000);
+        int dev = 0, l2 = 0;
+        assert_int_equal(cudaGetDevice(&dev), cudaSuccess);
+        assert_int_equal(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev), cudaSuccess);
+        assert_true((double)nnz * 8.0 > 0.5 * (double)l2);
         static const int64_t chunks[] = {128, 1024};
         for (size_t c = 0; c < COUNT(chunks); c++)
             for (int64_t n = 1; n <= 2; n++) {
@@ -458,6 +465,43 @@ static void test_large_narrow(void **state)
                 s.chunk = chunks[c];
                 check_case(A, dA, &s, n, LOOM_ROW_MAJOR, LOOM_ROW_MAJOR, n == 2 ? 1 : 0, 1.5,
                            c ? 0.5 : 0.0, 900 + c, "large skewed (4e6+ non-zeros)");
+            }
+        destroy_both(&A, &dA);
+    }
+}
+
+/* The narrow EB + SR walk (N <= 4) sweeps the rows that are one piece of
+ * at most 16 non-zeros, or empty, and lists the rest (cuda_plan.c
+ * swept_row): rows of every length from 0 to 20, and some of 40, so that
+ * with these chunks (a power of two or not) short rows fall inside a
+ * chunk, end on its boundary and cross it, and rows of 16 and 17 sit on
+ * either side of the long threshold. */
+static void test_narrow_sweep(void **state)
+{
+    (void)state;
+    const int64_t rows = 700, cols = 300;
+    for (int d = 0; d < dtypes_to_run(); d++) {
+        uint64_t st = 4242 + (uint64_t)d;
+        int64_t *ro = malloc((size_t)(rows + 1) * sizeof *ro);
+        assert_non_null(ro);
+        ro[0] = 0;
+        for (int64_t i = 0; i < rows; i++)
+            ro[i + 1] = ro[i] + (i % 23 == 22 ? 40 : (i * 7) % 21);
+        loom_csr *A = test_matrix_with_lengths(ctx, (loom_dtype)d, rows, cols, ro, &st);
+        assert_non_null(A);
+        loom_csr *dA = NULL;
+        CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, &dA));
+        static const int64_t chunks[] = {16, 17, 32, 100};
+        unsigned c = 0;
+        for (size_t ci = 0; ci < COUNT(chunks); ci++)
+            for (int64_t n = 1; n <= 4; n++, c++) {
+                loom_strategy s;
+                CHECK(loom_strategy_parse("eb-rm-sr:vdl,csc", &s));
+                s.chunk = chunks[ci];
+                check_case(A, dA, &s, n, c % 3 ? LOOM_ROW_MAJOR : LOOM_COL_MAJOR,
+                           c % 2 ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR, c % 4 == 1 ? 1 : 0,
+                           c % 5 ? 1.5 : -0.75, c % 4 < 2 ? 0.0 : 0.5, 2100 + c,
+                           "narrow sweep (rows of 0 to 20 and 40)");
             }
         destroy_both(&A, &dA);
     }
@@ -771,6 +815,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_skewed_random),
         cmocka_unit_test(test_large_narrow),
+        cmocka_unit_test(test_narrow_sweep),
         cmocka_unit_test(test_narrow_slabs),
         cmocka_unit_test(test_ktile),
         cmocka_unit_test(test_pr_deep),

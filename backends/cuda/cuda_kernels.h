@@ -74,10 +74,15 @@ typedef struct loomcu_row_bins {
                       NULL when neither needs a list (the rows in order) */
 } loomcu_row_bins;
 
-/* The plan's EB + SR segments at wide N (cuda_plan.c; see
- * spmm_eb_segments.cuh): every piece of every row, long ones first. */
+/* The plan's EB + SR segments at N <= 4 and wide N (cuda_plan.c; see
+ * spmm_eb_segments.cuh): every piece of every row, long ones first; at
+ * N <= 4 the rows that are one short piece (or empty) are not listed but
+ * swept (sweep_rows). */
 typedef struct loomcu_eb_segments {
-    int64_t n_long, n_short;       /* segments; n_long + n_short = 0: none */
+    int64_t n_long, n_short;       /* listed segments */
+    int64_t sweep_rows;            /* N <= 4: rows 0 .. sweep_rows - 1 swept; 0: none */
+    int64_t sweep_max;             /* the swept rows' most non-zeros (long ones are listed) */
+    int cache_pairs;               /* N <= 4: short items' pairs read through L1 (A is small) */
     int64_t *row, *begin, *slot;   /* device, per segment (slot -1: the row's only piece) */
     int64_t n_fix;                 /* rows of several pieces */
     int64_t *fix_row, *fix_slot0;  /* device: n_fix rows, n_fix + 1 first slots */

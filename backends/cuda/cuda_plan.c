@@ -401,13 +401,21 @@ static bool wants_segments(const loom_plan *plan)
 #define SLAB_NARROW 64
 #define SLAB_NARROW_MIN_X_OVER_L2 4.0
 
-static bool x_dwarfs_l2(const loom_plan *plan)
+/* The device's L2 in bytes; 0 where unknown (the plan was made on this
+ * device: not expected). */
+static double device_l2_bytes(const loom_plan *plan)
 {
     loom__device_info dev = {0};
     if (plan->backend->device_info(&dev) != LOOM_SUCCESS || dev.gpu_l2_kb <= 0)
-        return false; /* (the plan was made on this device: not expected) */
+        return 0.0;
+    return (double)dev.gpu_l2_kb * 1024.0;
+}
+
+static bool x_dwarfs_l2(const loom_plan *plan)
+{
+    const double l2 = device_l2_bytes(plan);
     const double slab_bytes = (double)plan->A->cols * 128.0 * (double)loom_dtype_size(plan->dtype);
-    return slab_bytes >= SLAB_NARROW_MIN_X_OVER_L2 * dev.gpu_l2_kb * 1024.0;
+    return l2 > 0.0 && slab_bytes >= SLAB_NARROW_MIN_X_OVER_L2 * l2;
 }
 
 /* Columns per carry slab of `slots` slots: all of N when it fits the
@@ -495,8 +503,45 @@ static bool sort_short_segments(int64_t *row, int64_t *begin, int64_t *slot, int
 }
 
 /*
+ * At N <= 4 the narrow walk sweeps the rows that are one short piece (or
+ * empty) in order, a thread each, from the row offsets alone, and lists
+ * only the long segments and the pieces of rows that cross chunks.  Listed,
+ * each such row cost 24 bytes of list and a dependent load before its
+ * pairs (201 MB on R-MAT 1e8, against A's 785).  Speed only: a swept
+ * row's sum is its listed segment's.
+ */
+static bool sweeps_short_rows(const loom_plan *plan)
+{
+    return loomcu_narrow_n(plan->n);
+}
+
+/*
+ * The narrow walk reads a short item's pairs a thread each, so a warp's
+ * loads touch 32 rows' sectors at once and come back to them D pairs
+ * later.  Streamed (evict first), as A must be where it dwarfs the L2,
+ * those sectors are often fetched twice; where A's pairs fit in half the
+ * L2 they are read through L1 instead.  Measured on an H100
+ * (bench/results/cuda-2026-11-27-h100-sweep/, call 2): 1.02-1.12x on six
+ * graphs and meshes and R-MAT 1e6 (A 0.1-8 MB); on R-MAT 1e7 (A 78 MB)
+ * 0.96-1.00x, so not there.  Speed only: the same values are loaded.
+ */
+static bool pairs_fit_l2(const loom_plan *plan)
+{
+    const double pair_bytes = (double)plan->A->nnz * (4.0 + (double)loom_dtype_size(plan->dtype));
+    return pair_bytes <= 0.5 * device_l2_bytes(plan);
+}
+
+/* Whether row [b, e) of chunks c0..c1 is swept (sweeps_short_rows): empty,
+ * or one piece of at most threshold non-zeros. */
+static bool swept_row(int64_t b, int64_t e, int64_t c0, int64_t c1, int64_t threshold)
+{
+    return b == e || (c0 == c1 && e - b <= threshold);
+}
+
+/*
  * The segments: for each row in order, its pieces (row_sum_eb_sr's c loop)
- * or, for an empty row, one empty segment.  A row of several pieces gets
+ * or, for an empty row, one empty segment; none for a swept row
+ * (sweeps_short_rows).  A row of several pieces gets
  * consecutive carry slots, in piece order, and a fix-up entry.  The long
  * segments (more non-zeros than long_row_threshold) go first, longest
  * first, then the rest in storage order (longest first too from N = 8,
@@ -511,14 +556,17 @@ static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *s
     const int64_t threshold = long_row_threshold(plan->n);
     const int64_t *ro = plan->A->memory == LOOM_MEMORY_HOST ? plan->A->row_offsets
                                                             : plan->A->host_row_offsets;
+    const bool sweep = sweeps_short_rows(plan);
     int64_t count = 0, n_fix = 0, slots = 0, n_long = 0, cur = 0;
     for (int64_t r = 0; r < m; r++) {
         const int64_t b = ro[r], e = ro[r + 1];
         if (b == e) {
-            count++;
+            count += !sweep;
             continue;
         }
         const int64_t c0 = chunk_at(b, C, &cur), c1 = chunk_at(e - 1, C, &cur);
+        if (sweep && swept_row(b, e, c0, c1, threshold))
+            continue;
         const int64_t pieces = c1 - c0 + 1;
         count += pieces;
         n_long += long_pieces(b, e, c0, c1, C, threshold);
@@ -528,9 +576,10 @@ static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *s
         }
     }
     segment *longs = loom__malloc((size_t)(n_long > 0 ? n_long : 1) * sizeof *longs);
-    int64_t *row = loom__malloc((size_t)count * sizeof *row);
-    int64_t *begin = loom__malloc((size_t)count * sizeof *begin);
-    int64_t *slot = loom__malloc((size_t)count * sizeof *slot);
+    const size_t listed = (size_t)(count > 0 ? count : 1);
+    int64_t *row = loom__malloc(listed * sizeof *row);
+    int64_t *begin = loom__malloc(listed * sizeof *begin);
+    int64_t *slot = loom__malloc(listed * sizeof *slot);
     int64_t *fix_row = loom__malloc((size_t)(n_fix > 0 ? n_fix : 1) * sizeof *fix_row);
     int64_t *fix_slot0 = loom__malloc((size_t)(n_fix + 1) * sizeof *fix_slot0);
     if (!longs || !row || !begin || !slot || !fix_row || !fix_slot0)
@@ -541,12 +590,16 @@ static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *s
     for (int64_t r = 0; r < m; r++) {
         const int64_t b = ro[r], e = ro[r + 1];
         if (b == e) {
-            row[ns] = r;
-            begin[ns] = b;
-            slot[ns++] = -1;
+            if (!sweep) {
+                row[ns] = r;
+                begin[ns] = b;
+                slot[ns++] = -1;
+            }
             continue;
         }
         const int64_t c0 = chunk_at(b, C, &cur), c1 = chunk_at(e - 1, C, &cur);
+        if (sweep && swept_row(b, e, c0, c1, threshold))
+            continue;
         for (int64_t c = c0; c <= c1; c++) {
             const int64_t pb = b > c * C ? b : c * C, pe = e < (c + 1) * C ? e : (c + 1) * C;
             const int64_t sl = c0 == c1 ? -1 : next_slot++;
@@ -582,6 +635,9 @@ static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *s
         return segments_out_of_memory(NULL, row, begin, slot, fix_row, fix_slot0);
     sg->n_long = n_long;
     sg->n_short = count - n_long;
+    sg->sweep_rows = sweep ? m : 0;
+    sg->sweep_max = threshold;
+    sg->cache_pairs = sweep && pairs_fit_l2(plan);
     sg->n_fix = n_fix;
     sg->slab = segment_slab(plan, slots);
     const size_t elem = loom_dtype_size(plan->dtype);

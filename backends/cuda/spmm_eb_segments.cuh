@@ -13,7 +13,9 @@
  * a piece goes to its carry slot, and eb_segments_fixup_kernel adds each
  * crossing row's slots in order and finishes it.  At N = 1 to 4 the
  * narrow kernel (eb_sr_narrow_segments_kernel) walks them instead: a group
- * of 8 lanes per long segment, four batches deep, a thread per short one.
+ * of 8 lanes per long segment, four batches deep, a thread per short one;
+ * there the rows that are one short piece (or empty) are not listed but
+ * swept, a thread per row (narrow_swept_row).
  *
  * Unlike the chunk-per-group kernels (spmm_eb.cuh), no group walks a chunk
  * across rows, so the work items are independent and the kernel is as lean
@@ -31,6 +33,9 @@ template <typename T> struct segments_view {
     const int64_t *__restrict__ begin; /* per segment: its first non-zero */
     const int64_t *__restrict__ slot;  /* per segment: carry slot, or -1 (finished here) */
     int64_t n_long, n_short, long_blocks, chunk;
+    int64_t short_blocks;              /* narrow walk: blocks of the listed short segments */
+    int64_t sweep_rows, sweep_max;     /* narrow walk: the swept rows (loomcu_eb_segments) */
+    bool cache_pairs;                  /* narrow walk: short items' pairs through L1 (loomcu_eb_segments) */
     T *carry;                          /* slots x slab_w */
     int64_t slab_c0, slab_w;           /* this launch's columns */
     bool tile_major;                   /* the short segments' blocks (short_item) */
@@ -118,7 +123,8 @@ __global__ void __launch_bounds__(256, 4) eb_sr_segments_kernel(operands<T> p, s
 /*
  * Cache hints of the narrow walks.  A, the segment lists and the row
  * offsets are read once: streaming loads (evict first) so that they do not
- * push X out of L1 and L2; X is gathered about nnz / K times an element,
+ * push X out of L1 and L2 (short items' pairs of a small A excepted,
+ * narrow_thread_sum); X is gathered about nnz / K times an element,
  * under an L2 evict-last policy.  (R-MAT of 1e8 non-zeros: X is 34 MB, A
  * with its lists about 1 GB.)  Speed only: the values loaded are the same.
  */
@@ -250,11 +256,15 @@ __device__ __forceinline__ void narrow_x(const operands<T> &p, int32_t k, bool l
 /*
  * The SR sum of non-zeros [b, e) for N = V columns by one thread, D pairs
  * at a time: their indices and values, then their x rows, then the fmas in
- * order (thread_sum of spmm_rb.cuh for V columns).
+ * order (thread_sum of spmm_rb.cuh for V columns).  The pairs are streamed
+ * or, where A is small (cache_pairs, cuda_plan.c pairs_fit_l2), read
+ * through L1: a warp's 32 rows are read a pair per row at a time, so each
+ * sector serves several loads, which a streamed line may not live to see.
  */
 template <typename T, int V>
 __device__ __forceinline__ void narrow_thread_sum(const operands<T> &p, int64_t b, int64_t e,
-                                                  bool vec, uint64_t pol, T (&acc)[V])
+                                                  bool vec, bool cache_pairs, uint64_t pol,
+                                                  T (&acc)[V])
 {
     typedef arith<T> A;
     const int D = 4;
@@ -266,8 +276,12 @@ __device__ __forceinline__ void narrow_thread_sum(const operands<T> &p, int64_t 
         T a[D], xv[D][V];
 #pragma unroll
         for (int u = 0; u < D; u++) {
-            col[u] = j + u < e ? __ldcs(p.ci + j + u) : 0;
-            a[u] = j + u < e ? __ldcs(p.val + j + u) : T(0);
+            col[u] = 0;
+            a[u] = T(0);
+            if (j + u < e) {
+                col[u] = cache_pairs ? __ldg(p.ci + j + u) : __ldcs(p.ci + j + u);
+                a[u] = cache_pairs ? __ldg(p.val + j + u) : __ldcs(p.val + j + u);
+            }
         }
 #pragma unroll
         for (int u = 0; u < D; u++)
@@ -369,14 +383,38 @@ __device__ __forceinline__ void deep_sum(const operands<T> &p, int64_t b, int64_
     }
 }
 
+/* Row r of the sweep (a thread's): if it is one piece of at most
+ * sweep_max non-zeros, or empty, its sum and its Y; else nothing (the row's
+ * segments are listed).  The test is the plan's (cuda_plan.c swept_row). */
+template <typename T, int V>
+__device__ __forceinline__ void narrow_swept_row(const operands<T> &p, const segments_view<T> &s,
+                                                 int64_t r, bool vec, uint64_t pol)
+{
+    if (r >= s.sweep_rows)
+        return;
+    const int64_t b = stream_i64(p.ro + r), e = stream_i64(p.ro + r + 1);
+    if (e - b > s.sweep_max || (e > b && segment_end_at(s, b, e) < e))
+        return;
+    T acc[V];
+    narrow_thread_sum<T, V>(p, b, e, vec, s.cache_pairs, pol, acc);
+    finish_columns<T, V>(p, r, 0, p.n, acc);
+}
+
 /* EB + SR at N = V (1, 2 or 4; N = 3 with V = 4, its fourth column +0 and
  * never stored) as segments: deep_sum, a group of GL lanes GD batches deep
- * per long segment, narrow_thread_sum, a thread per short one.  vec: X is
- * row-major with V-aligned rows and N = V. */
+ * per long segment, narrow_thread_sum, a thread per short one and per
+ * swept row (the blocks after both lists').  vec: X is row-major with
+ * V-aligned rows and N = V. */
 template <typename T, int V, int GL = deep_lanes, int GD = deep_batches>
 __global__ void __launch_bounds__(256) eb_sr_narrow_segments_kernel(operands<T> p, segments_view<T> s,
                                                                     bool vec)
 {
+    const int64_t sweep0 = s.long_blocks + s.short_blocks;
+    if ((int64_t)blockIdx.x >= sweep0) {
+        narrow_swept_row<T, V>(p, s, ((int64_t)blockIdx.x - sweep0) * blockDim.x + threadIdx.x, vec,
+                               x_policy());
+        return;
+    }
     const bool is_long = (int64_t)blockIdx.x < s.long_blocks;
     const int G = is_long ? GL : 1;
     const int64_t block = is_long ? blockIdx.x : blockIdx.x - s.long_blocks;
@@ -392,7 +430,7 @@ __global__ void __launch_bounds__(256) eb_sr_narrow_segments_kernel(operands<T> 
     if (is_long)
         deep_sum<T, GL, GD, V>(p, b, e, vec, pol, acc);
     else
-        narrow_thread_sum<T, V>(p, b, e, vec, pol, acc);
+        narrow_thread_sum<T, V>(p, b, e, vec, s.cache_pairs, pol, acc);
     if ((threadIdx.x & (G - 1)) != 0)
         return;
     if (slot < 0)
