@@ -301,7 +301,7 @@ __device__ __forceinline__ void narrow_thread_sum(const operands<T> &p, int64_t 
  * row; the pairs of the super-batch after next and the x rows of the next
  * are issued before this super-batch is summed, so the x gathers never wait
  * on the index loads issued just before them.  Every lane then runs each
- * batch's fmas in order on the values passed round by shuffles, so acc is
+ * batch's fmas in order on the values passed round (batch_fmas), so acc is
  * the same in every lane: fma(a[j], X(col[j], i), acc) from +0 in storage
  * order (reference/order_eb_sr.h row_sum_eb_sr, one piece).
  *
@@ -319,11 +319,81 @@ static const int deep_lanes = 8, deep_batches = 4;
 static const int wide_lanes = 16, wide_batches = 2;
 #define LOOMCU_NARROW_WIDE_NNZ 4000000
 
+/* One (value, x) pair of the exchange at N = 1 in f64. */
+template <typename T> struct __align__(2 * sizeof(T)) xpair {
+    T a, x;
+};
+
+/* The exchange's room: per warp, D batches of 32 pairs. */
+template <typename T, int D> struct xpair_room {
+    xpair<T> pair[D * 32];
+};
+
+/*
+ * The fmas of one super-batch (D batches of G pairs from base; lane t of
+ * the group holds pair t of each batch in ca, cx).  At N = 1 in f64 the
+ * pairs go through the warp's room in shared memory: each lane writes its
+ * D pairs and reads the group's back, one 16-byte load a pair, where
+ * shuffles take four (two per double).  On an H100, against shuffles, two
+ * clean builds (bench/results/cuda-2026-11-27-h100-sweep/, call 8): f64
+ * 1.09x over six graphs and meshes and R-MAT 1e6-1e8 (R-MAT 1e7 1.13-1.23x,
+ * 1e8 1.15-1.17x); f32, two shuffles a pair, 1.02x but 0.93-0.98x on
+ * several inputs' best chunk (R-MAT 1e8 0.975x), so f32 keeps them, as do
+ * N = 2 to 4 (V x values a pair).
+ */
 template <typename T, int G, int D, int V>
-__device__ __forceinline__ void deep_sum(const operands<T> &p, int64_t b, int64_t e, bool vec,
-                                         uint64_t pol, T (&acc)[V])
+__device__ __forceinline__ void batch_fmas(unsigned mask, int64_t base, int64_t e, const T (&ca)[D],
+                                           const T (&cx)[D][V], xpair_room<T, D> *room, T (&acc)[V])
 {
     typedef arith<T> A;
+    if constexpr (V == 1 && sizeof(T) == 8) {
+        const int wl = threadIdx.x & 31, g0 = wl & ~(G - 1);
+#pragma unroll
+        for (int d = 0; d < D; d++)
+            room->pair[d * 32 + wl] = xpair<T>{ca[d], cx[d][0]};
+        __syncwarp(mask);
+#pragma unroll
+        for (int d = 0; d < D; d++) {
+            const int64_t left = e - (base + d * G);
+            if (left <= 0)
+                break; /* the same in every lane of the group */
+            const int cnt = left < G ? (int)left : G;
+#pragma unroll
+            for (int t = 0; t < G; t++) {
+                const xpair<T> q = room->pair[d * 32 + g0 + t];
+                if (t < cnt)
+                    acc[0] = A::fma(q.a, q.x, acc[0]);
+            }
+        }
+        __syncwarp(mask); /* read before the next super-batch overwrites it */
+    } else {
+        (void)room;
+#pragma unroll
+        for (int d = 0; d < D; d++) {
+            const int64_t left = e - (base + d * G);
+            if (left <= 0)
+                break; /* the same in every lane of the group */
+            const int cnt = left < G ? (int)left : G;
+#pragma unroll
+            for (int t = 0; t < G; t++) {
+                const T at = shfl<G>(mask, ca[d], t);
+                T xt[V];
+#pragma unroll
+                for (int i = 0; i < V; i++)
+                    xt[i] = shfl<G>(mask, cx[d][i], t);
+                if (t < cnt)
+#pragma unroll
+                    for (int i = 0; i < V; i++)
+                        acc[i] = A::fma(at, xt[i], acc[i]);
+            }
+        }
+    }
+}
+
+template <typename T, int G, int D, int V>
+__device__ __forceinline__ void deep_sum(const operands<T> &p, int64_t b, int64_t e, bool vec,
+                                         uint64_t pol, xpair_room<T, D> *room, T (&acc)[V])
+{
     const int lane = threadIdx.x & (G - 1);
     const unsigned mask = group_mask<G>();
     const int64_t S = (int64_t)G * D;
@@ -352,25 +422,7 @@ __device__ __forceinline__ void deep_sum(const operands<T> &p, int64_t b, int64_
 #pragma unroll
         for (int d = 0; d < D; d++)
             stream_pair(p, base + 2 * S + d * G + lane, e, nnc[d], nna[d]);
-#pragma unroll
-        for (int d = 0; d < D; d++) {
-            const int64_t left = e - (base + d * G);
-            if (left <= 0)
-                break; /* the same in every lane of the group */
-            const int cnt = left < G ? (int)left : G;
-#pragma unroll
-            for (int t = 0; t < G; t++) {
-                const T at = shfl<G>(mask, ca[d], t);
-                T xt[V];
-#pragma unroll
-                for (int i = 0; i < V; i++)
-                    xt[i] = shfl<G>(mask, cx[d][i], t);
-                if (t < cnt)
-#pragma unroll
-                    for (int i = 0; i < V; i++)
-                        acc[i] = A::fma(at, xt[i], acc[i]);
-            }
-        }
+        batch_fmas<T, G, D, V>(mask, base, e, ca, cx, room, acc);
 #pragma unroll
         for (int d = 0; d < D; d++) {
             ca[d] = na[d];
@@ -427,8 +479,11 @@ __global__ void __launch_bounds__(256) eb_sr_narrow_segments_kernel(operands<T> 
     const int64_t e = segment_end_at(s, b, stream_i64(p.ro + row + 1));
     const uint64_t pol = x_policy();
     T acc[V];
+    /* the exchange's rooms (N = 1 in f64 only), a warp's each */
+    constexpr bool rooms_used = V == 1 && sizeof(T) == 8;
+    __shared__ xpair_room<T, GD> rooms[rooms_used ? 256 / 32 : 1];
     if (is_long)
-        deep_sum<T, GL, GD, V>(p, b, e, vec, pol, acc);
+        deep_sum<T, GL, GD, V>(p, b, e, vec, pol, rooms + (rooms_used ? threadIdx.x >> 5 : 0), acc);
     else
         narrow_thread_sum<T, V>(p, b, e, vec, s.cache_pairs, pol, acc);
     if ((threadIdx.x & (G - 1)) != 0)
