@@ -389,12 +389,32 @@ static double geo(const std::vector<double> &v)
     return v.empty() ? 0 : std::exp(s / v.size());
 }
 
+/* One dtype's speedups over the best cuSPARSE algorithm. */
+struct dtype_totals {
+    std::vector<double> all, small, autos; /* small: N <= 4; autos: the default plan's */
+    double min = 0;
+    std::string min_at;
+};
+
 struct totals {
-    std::vector<double> f32_all, f32_small, f64_all, f32_auto;
-    double f32_min = 1e30;
-    std::string f32_min_at;
+    dtype_totals f32, f64;
     std::vector<std::string> large_n1;
 };
+
+/* The summary lines of one dtype (none where it had no case); issue #4's
+ * targets are for f32. */
+static void print_totals(const char *dt, const dtype_totals &t, bool targets)
+{
+    if (t.all.empty())
+        return;
+    printf("# %s, all N: x%.3f over %zu cases%s\n", dt, geo(t.all), t.all.size(),
+           targets ? " (target >= 1.3)" : "");
+    printf("# %s, N <= 4: x%.3f over %zu cases%s\n", dt, geo(t.small), t.small.size(),
+           targets ? " (target >= 1.5)" : "");
+    printf("# %s, lowest: x%.3f at %s%s\n", dt, t.min, t.min_at.c_str(), targets ? " (target >= 0.8)" : "");
+    printf("# %s, all N, loom's default plan (auto) instead of the best design: x%.3f over %zu cases\n",
+           dt, geo(t.autos), t.autos.size());
+}
 
 static void bench_matrix(loom_context *ctx, const std::string &name, loom_csr *Ah, loom_dtype dtype,
                          const options &o, double bw, row_out &out, totals &tot, bool large)
@@ -555,17 +575,14 @@ static void bench_matrix(loom_context *ctx, const std::string &name, loom_csr *A
                name.c_str(), loom_dtype_name(dtype), n, best_loom, best_loom_cfg.c_str(), best_cs,
                best_cs_cfg.c_str(), speedup, 100.0 * floor_us / best_loom);
         fflush(stdout);
-        if (dtype == LOOM_F32 && auto_us > 0)
-            geo_add(tot.f32_auto, best_cs / auto_us);
-        if (dtype == LOOM_F32) {
-            geo_add(tot.f32_all, speedup);
-            if (n <= 4)
-                geo_add(tot.f32_small, speedup);
-            if (speedup < tot.f32_min)
-                tot.f32_min = speedup, tot.f32_min_at = name + " N=" + std::to_string(n);
-        } else {
-            geo_add(tot.f64_all, speedup);
-        }
+        dtype_totals &t = dtype == LOOM_F32 ? tot.f32 : tot.f64;
+        if (auto_us > 0)
+            geo_add(t.autos, best_cs / auto_us);
+        if (n <= 4)
+            geo_add(t.small, speedup);
+        if (t.all.empty() || speedup < t.min)
+            t.min = speedup, t.min_at = name + " N=" + std::to_string(n);
+        geo_add(t.all, speedup);
         if (large && nnz >= 1e7 && n == 1) {
             char buf[256];
             snprintf(buf, sizeof buf, "%s %s N=1: loom %.1f%% of the bytes floor, x%.2f vs cuSPARSE",
@@ -675,12 +692,8 @@ int main(int argc, char **argv)
     printf("\n# geometric mean speedup of the best loom design over the best cuSPARSE algorithm\n");
     printf("# (loom: the fastest bit-exact design per matrix, N and dtype, picked by measurement\n"
            "#  among the candidates above; cuSPARSE: its fastest algorithm per case)\n");
-    printf("# f32, all N: x%.3f over %zu cases (target >= 1.3)\n", geo(tot.f32_all), tot.f32_all.size());
-    printf("# f32, N <= 4: x%.3f over %zu cases (target >= 1.5)\n", geo(tot.f32_small), tot.f32_small.size());
-    printf("# f32, lowest: x%.3f at %s (target >= 0.8)\n", tot.f32_min, tot.f32_min_at.c_str());
-    printf("# f64, all N: x%.3f over %zu cases\n", geo(tot.f64_all), tot.f64_all.size());
-    printf("# f32, all N, loom's default plan (auto) instead of the best design: x%.3f over %zu cases\n",
-           geo(tot.f32_auto), tot.f32_auto.size());
+    print_totals("f32", tot.f32, true);
+    print_totals("f64", tot.f64, false);
     for (auto &s : tot.large_n1)
         printf("# %s\n", s.c_str());
     fclose(out.all);
