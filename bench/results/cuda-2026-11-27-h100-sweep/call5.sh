@@ -1,0 +1,29 @@
+#!/bin/bash
+# session 29 call 5: the narrow walk's long segments a thread each (no
+# shuffles), D pairs deep (LOOM_CUDA_LONGT=D, a trial switch read at
+# launch; 0 = the 8- or 16-lane groups as committed), f32 and f64,
+# interleaved 0 4 8 16 0 4 8 16 on one build; test_cuda quick under D = 8
+# and 16.
+export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
+R=$(pwd)/.devrun
+T0=$(date +%s); el() { echo $(( $(date +%s) - T0 )); }
+{ date -u; nvidia-smi; } > $OUT/device.txt 2>&1
+cd /tmp && rm -rf loom-0.1.0 && tar xzf "$R/loom-0.1.0.tar.gz" && cd loom-0.1.0 || exit 1
+CM="CMOCKA_CFLAGS=-I$R/cmocka/include"
+(./configure -q "$CM" "CMOCKA_LIBS=-L$R/cmocka/lib -lcmocka -Wl,-rpath,$R/cmocka/lib" &&
+  make -j16 lib/libloom.la bench/gpu_bench tests/test_cuda) > $OUT/build.log 2>&1
+echo "build rc=$? at $(el)s"
+for d in 8 16; do
+  LOOM_CUDA_LONGT=$d LOOM_CUDA_TEST_QUICK=1 timeout 60 ./tests/test_cuda > $OUT/test_cuda_longt$d.log 2>&1
+  echo "test_cuda quick longt $d rc=$? at $(el)s"; tail -n 1 $OUT/test_cuda_longt$d.log
+done
+mkdir -p /tmp/sub && for m in soc-Slashdot0902 mdual luxembourg_osm bcsstk33 citeseer_adj email-Enron; do
+  ln -sf $R/benchdata/$m.mtx.gz /tmp/sub/; done
+C="eb-rm-sr:chunk=128,vdl,csc;eb-rm-sr:chunk=1024,vdl,csc"
+for run in t0a t4a t8a t16a t0b t4b t8b t16b; do
+  d=${run:1:-1}
+  LOOM_CUDA_LONGT=$d LOOM_BENCH_CONFIGS="$C" timeout 75 ./bench/gpu_bench --data /tmp/sub --rmat 1e6,1e7,1e8 \
+    --n 1,2,4 --dtypes f32,f64 --budget-ms 10 --out $OUT/$run > $OUT/${run}_stdout.txt 2>&1
+  echo "$run rc=$? at $(el)s"; grep "rmat-1e+08 .* N=1 " $OUT/${run}_stdout.txt | cut -c1-130
+done
+cd $OUT && tar czf call5.tgz t* *.log device.txt && rm -f t* *.log device.txt
