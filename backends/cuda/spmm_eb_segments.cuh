@@ -346,48 +346,43 @@ __device__ __forceinline__ void batch_fmas(unsigned mask, int64_t base, int64_t 
                                            const T (&cx)[D][V], xpair_room<T, D> *room, T (&acc)[V])
 {
     typedef arith<T> A;
-    if constexpr (V == 1 && sizeof(T) == 8) {
-        const int wl = threadIdx.x & 31, g0 = wl & ~(G - 1);
+    constexpr bool exchange = V == 1 && sizeof(T) == 8;
+    const int wl = threadIdx.x & 31, g0 = wl & ~(G - 1);
+    if constexpr (exchange) {
 #pragma unroll
         for (int d = 0; d < D; d++)
             room->pair[d * 32 + wl] = xpair<T>{ca[d], cx[d][0]};
         __syncwarp(mask);
-#pragma unroll
-        for (int d = 0; d < D; d++) {
-            const int64_t left = e - (base + d * G);
-            if (left <= 0)
-                break; /* the same in every lane of the group */
-            const int cnt = left < G ? (int)left : G;
-#pragma unroll
-            for (int t = 0; t < G; t++) {
-                const xpair<T> q = room->pair[d * 32 + g0 + t];
-                if (t < cnt)
-                    acc[0] = A::fma(q.a, q.x, acc[0]);
-            }
-        }
-        __syncwarp(mask); /* read before the next super-batch overwrites it */
     } else {
-        (void)room;
+        (void)room, (void)g0;
+    }
 #pragma unroll
-        for (int d = 0; d < D; d++) {
-            const int64_t left = e - (base + d * G);
-            if (left <= 0)
-                break; /* the same in every lane of the group */
-            const int cnt = left < G ? (int)left : G;
+    for (int d = 0; d < D; d++) {
+        const int64_t left = e - (base + d * G);
+        if (left <= 0)
+            break; /* the same in every lane of the group */
+        const int cnt = left < G ? (int)left : G;
 #pragma unroll
-            for (int t = 0; t < G; t++) {
-                const T at = shfl<G>(mask, ca[d], t);
-                T xt[V];
+        for (int t = 0; t < G; t++) {
+            T at, xt[V];
+            if constexpr (exchange) {
+                const xpair<T> q = room->pair[d * 32 + g0 + t];
+                at = q.a;
+                xt[0] = q.x;
+            } else {
+                at = shfl<G>(mask, ca[d], t);
 #pragma unroll
                 for (int i = 0; i < V; i++)
                     xt[i] = shfl<G>(mask, cx[d][i], t);
-                if (t < cnt)
-#pragma unroll
-                    for (int i = 0; i < V; i++)
-                        acc[i] = A::fma(at, xt[i], acc[i]);
             }
+            if (t < cnt)
+#pragma unroll
+                for (int i = 0; i < V; i++)
+                    acc[i] = A::fma(at, xt[i], acc[i]);
         }
     }
+    if constexpr (exchange)
+        __syncwarp(mask); /* read before the next super-batch overwrites it */
 }
 
 template <typename T, int G, int D, int V>
