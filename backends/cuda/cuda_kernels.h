@@ -103,6 +103,12 @@ typedef struct loomcu_plan_data {
     void *arena; /* the one device allocation every array above points into */
 } loomcu_plan_data;
 
+/* At N = 1 from this many non-zeros the narrow EB + SR walk gives a long
+ * piece a group of 16 lanes two batches deep, not 8 four deep
+ * (spmm_eb_segments.cuh wide_lanes; the launch picks, the explanation
+ * says). */
+#define LOOMCU_NARROW_WIDE_NNZ 4000000
+
 /* rb_sr_ktile_kernel's tiles (spmm_rb_ktile.cuh): LOOMCU_KTILE_ROW_BYTES
  * of each X row (32 lanes x 16 bytes) by LOOMCU_KTILE_ROWS rows of X, two
  * stages in shared memory; the plan's rule (cuda_plan.c wants_ktile)

@@ -316,8 +316,7 @@ static const int deep_lanes = 8, deep_batches = 4;
  * which at 1e7+ non-zeros (the walk L2-bound on X's gathers) measured
  * 1.05x (R-MAT 1e7) and 1.10x (1e8) faster, and slower below
  * (../../bench/results/cuda-2026-11-26-n1-deep/NOTES.md, call 6). */
-static const int wide_lanes = 16, wide_batches = 2;
-#define LOOMCU_NARROW_WIDE_NNZ 4000000
+static const int wide_lanes = 16, wide_batches = 2; /* from LOOMCU_NARROW_WIDE_NNZ non-zeros */
 
 /* One (value, x) pair of the exchange at N = 1 in f64. */
 template <typename T> struct __align__(2 * sizeof(T)) xpair {
