@@ -423,21 +423,36 @@ static void print_totals(const char *dt, const dtype_totals &t, bool targets)
            dt, geo(t.autos), t.autos.size());
 }
 
-/* A plan of one strategy on the CUDA backend, for the confirmation pass;
- * NULL, with a note, where it cannot be made. */
+/* Plan options on the CUDA backend for a candidate: "rules", "auto" or
+ * "tune" (that selector), or a strategy's text (fixed). */
+static loom_status candidate_options(const std::string &cfg, loom_plan_options *po)
+{
+    loom_status st = loom_plan_options_init(po);
+    po->backend = LOOM_BACKEND_CUDA;
+    if (cfg == "rules") {
+        po->selector = LOOM_SELECT_RULES;
+    } else if (cfg == "auto") {
+        po->selector = LOOM_SELECT_AUTO;
+    } else if (cfg == "tune") {
+        po->selector = LOOM_SELECT_TUNE;
+    } else {
+        po->selector = LOOM_SELECT_FIXED;
+        if (st == LOOM_SUCCESS)
+            st = loom_strategy_parse(cfg.c_str(), &po->strategy);
+    }
+    return st;
+}
+
+/* A plan of one strategy, for the confirmation pass; NULL, with a note,
+ * where it cannot be made. */
 static loom_plan *fixed_plan(loom_context *ctx, const loom_csr *A, const loom_dense *X, const loom_dense *Y,
                              const std::string &strategy)
 {
     loom_plan_options po;
     loom_plan *plan = nullptr;
-    if (loom_plan_options_init(&po) != LOOM_SUCCESS ||
-        loom_strategy_parse(strategy.c_str(), &po.strategy) != LOOM_SUCCESS)
-        goto fail;
-    po.backend = LOOM_BACKEND_CUDA;
-    po.selector = LOOM_SELECT_FIXED;
-    if (loom_spmm_plan_create(ctx, &plan, A, X, Y, &po) == LOOM_SUCCESS)
+    if (candidate_options(strategy, &po) == LOOM_SUCCESS &&
+        loom_spmm_plan_create(ctx, &plan, A, X, Y, &po) == LOOM_SUCCESS)
         return plan;
-fail:
     fprintf(stderr, "# confirmation of %s: %s\n", strategy.c_str(), loom_last_error());
     return nullptr;
 }
@@ -523,19 +538,9 @@ static void bench_matrix(loom_context *ctx, const std::string &name, loom_csr *A
             const std::string &cfg = cands[ci];
             const bool selector = ci >= fixed;
             loom_plan_options po;
-            LM(loom_plan_options_init(&po));
-            po.backend = LOOM_BACKEND_CUDA;
-            if (cfg == "rules") {
-                po.selector = LOOM_SELECT_RULES;
-            } else if (cfg == "auto") {
-                po.selector = LOOM_SELECT_AUTO;
-            } else if (cfg == "tune") {
-                po.selector = LOOM_SELECT_TUNE;
-                LM(loom_tune_cache_clear());
-            } else {
-                po.selector = LOOM_SELECT_FIXED;
-                LM(loom_strategy_parse(cfg.c_str(), &po.strategy));
-            }
+            LM(candidate_options(cfg, &po));
+            if (cfg == "tune")
+                LM(loom_tune_cache_clear()); /* so that tune measures */
             loom_plan *plan = nullptr;
             CU(cudaDeviceSynchronize());
             double t0 = host_us();
