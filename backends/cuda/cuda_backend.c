@@ -247,7 +247,6 @@ static loom_status cuda_time_spmm(loom_plan *plan, const loom_dense *X, loom_den
     return st;
 }
 
-/* What the plan chose beyond the design, where it is not the default walk. */
 /* EB + SR as segments (spmm_eb_segments.cuh): what the plan listed, swept
  * and carries, as the launch will walk it (spmm_launch.cuh launch_segments). */
 static void explain_segments(const loom_plan *plan, const loomcu_eb_segments *sg, char *buf,
@@ -259,22 +258,25 @@ static void explain_segments(const loom_plan *plan, const loomcu_eb_segments *sg
                  "cuda: EB + SR as segments: %" PRId64 " long (more than %" PRId64
                  " non-zeros, a column a lane) and %" PRId64 " short, in slabs of %" PRId64
                  " columns; %" PRId64 " rows cross chunks (carries and a fix-up)",
-                 sg->n_long, sg->sweep_max, sg->n_short, sg->slab, sg->n_fix);
+                 sg->n_long, sg->long_threshold, sg->n_short, sg->slab, sg->n_fix);
         return;
     }
-    const bool wide = n == 1 && plan->A->nnz >= LOOMCU_NARROW_WIDE_NNZ;
+    const bool wide = loomcu_narrow_wide(n, plan->A->nnz);
     snprintf(buf, len,
              "cuda: EB + SR as segments at N = %" PRId64 ": %" PRId64 " long pieces (more than %" PRId64
              " non-zeros) a group of %d lanes each%s; %" PRId64
              " short pieces of rows that cross chunks a thread each; the %" PRId64
              " rows swept a thread each (a row of one short piece, or empty, is walked there); %" PRId64
              " rows cross chunks (carries and a fix-up); short pairs %s",
-             n, sg->n_long, sg->sweep_max, wide ? 16 : 8,
-             n == 1 && plan->dtype == LOOM_F64 ? ", pairs passed through shared memory" : "",
+             n, sg->n_long, sg->long_threshold, wide ? 16 : 8,
+             LOOMCU_PAIRS_THROUGH_ROOM(n, loom_dtype_size(plan->dtype))
+                 ? ", pairs passed through shared memory"
+                 : "",
              sg->n_short, sg->sweep_rows, sg->n_fix,
              sg->cache_pairs ? "read through L1 (A within half the L2)" : "streamed");
 }
 
+/* What the plan chose beyond the design, where it is not the default walk. */
 static void cuda_plan_explain(const loom_plan *plan, char *buf, size_t len)
 {
     const loomcu_plan_data *d = plan->strategy.kloop == LOOM_K_TC ? NULL : plan->backend_data;
@@ -282,7 +284,7 @@ static void cuda_plan_explain(const loom_plan *plan, char *buf, size_t len)
         snprintf(buf, len,
                  "cuda: RB + SR in K-tiles: X staged in shared memory 128 rows at a time, 32 rows "
                  "a block (where X's rows are 16-byte aligned; else the wide walk, the same sums)");
-    else if (d && d->segs.n_long + d->segs.n_short + d->segs.sweep_rows > 0)
+    else if (d && loomcu_segments_made(&d->segs))
         explain_segments(plan, &d->segs, buf, len);
     else if (len > 0)
         buf[0] = '\0';

@@ -81,7 +81,9 @@ typedef struct loomcu_row_bins {
 typedef struct loomcu_eb_segments {
     int64_t n_long, n_short;       /* listed segments */
     int64_t sweep_rows;            /* N <= 4: rows 0 .. sweep_rows - 1 swept; 0: none */
-    int64_t sweep_max;             /* the swept rows' most non-zeros (long ones are listed) */
+    int64_t long_threshold;        /* a piece of more non-zeros is long (cuda_plan.c
+                                      long_row_threshold); at N <= 4 a row of one piece of
+                                      at most this many is swept */
     int cache_pairs;               /* N <= 4: short items' pairs read through L1 (A is small) */
     int64_t *row, *begin, *slot;   /* device, per segment (slot -1: the row's only piece) */
     int64_t n_fix;                 /* rows of several pieces */
@@ -108,6 +110,22 @@ typedef struct loomcu_plan_data {
  * (spmm_eb_segments.cuh wide_lanes; the launch picks, the explanation
  * says). */
 #define LOOMCU_NARROW_WIDE_NNZ 4000000
+
+static inline int loomcu_narrow_wide(int64_t n, int64_t nnz)
+{
+    return n == 1 && nnz >= LOOMCU_NARROW_WIDE_NNZ;
+}
+
+/* Whether the narrow walk's groups pass their (value, x) pairs through
+ * shared memory rather than shuffles: at N = 1 in f64 (spmm_eb_segments.cuh
+ * batch_fmas says why). */
+#define LOOMCU_PAIRS_THROUGH_ROOM(n, elem_bytes) ((n) == 1 && (elem_bytes) == 8)
+
+/* Whether the plan made EB + SR segments (listed or swept). */
+static inline int loomcu_segments_made(const loomcu_eb_segments *sg)
+{
+    return sg->n_long + sg->n_short + sg->sweep_rows > 0;
+}
 
 /* rb_sr_ktile_kernel's tiles (spmm_rb_ktile.cuh): LOOMCU_KTILE_ROW_BYTES
  * of each X row (32 lanes x 16 bytes) by LOOMCU_KTILE_ROWS rows of X, two

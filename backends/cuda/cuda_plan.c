@@ -636,7 +636,7 @@ static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *s
     sg->n_long = n_long;
     sg->n_short = count - n_long;
     sg->sweep_rows = sweep ? m : 0;
-    sg->sweep_max = threshold;
+    sg->long_threshold = threshold;
     sg->cache_pairs = sweep && pairs_fit_l2(plan);
     sg->n_fix = n_fix;
     sg->slab = segment_slab(plan, slots);

@@ -34,7 +34,7 @@ template <typename T> struct segments_view {
     const int64_t *__restrict__ slot;  /* per segment: carry slot, or -1 (finished here) */
     int64_t n_long, n_short, long_blocks, chunk;
     int64_t short_blocks;              /* narrow walk: blocks of the listed short segments */
-    int64_t sweep_rows, sweep_max;     /* narrow walk: the swept rows (loomcu_eb_segments) */
+    int64_t sweep_rows, long_threshold; /* narrow walk: the swept rows (loomcu_eb_segments) */
     bool cache_pairs;                  /* narrow walk: short items' pairs through L1 (loomcu_eb_segments) */
     T *carry;                          /* slots x slab_w */
     int64_t slab_c0, slab_w;           /* this launch's columns */
@@ -316,7 +316,7 @@ static const int deep_lanes = 8, deep_batches = 4;
  * which at 1e7+ non-zeros (the walk L2-bound on X's gathers) measured
  * 1.05x (R-MAT 1e7) and 1.10x (1e8) faster, and slower below
  * (../../bench/results/cuda-2026-11-26-n1-deep/NOTES.md, call 6). */
-static const int wide_lanes = 16, wide_batches = 2; /* from LOOMCU_NARROW_WIDE_NNZ non-zeros */
+static const int wide_lanes = 16, wide_batches = 2; /* where loomcu_narrow_wide */
 
 /* One (value, x) pair of the exchange at N = 1 in f64. */
 template <typename T> struct __align__(2 * sizeof(T)) xpair {
@@ -345,7 +345,7 @@ __device__ __forceinline__ void batch_fmas(unsigned mask, int64_t base, int64_t 
                                            const T (&cx)[D][V], xpair_room<T, D> *room, T (&acc)[V])
 {
     typedef arith<T> A;
-    constexpr bool exchange = V == 1 && sizeof(T) == 8;
+    constexpr bool exchange = LOOMCU_PAIRS_THROUGH_ROOM(V, sizeof(T));
     const int wl = threadIdx.x & 31, g0 = wl & ~(G - 1);
     if constexpr (exchange) {
 #pragma unroll
@@ -430,8 +430,9 @@ __device__ __forceinline__ void deep_sum(const operands<T> &p, int64_t b, int64_
 }
 
 /* Row r of the sweep (a thread's): if it is one piece of at most
- * sweep_max non-zeros, or empty, its sum and its Y; else nothing (the row's
- * segments are listed).  The test is the plan's (cuda_plan.c swept_row). */
+ * long_threshold non-zeros, or empty, its sum and its Y; else nothing (the
+ * row's segments are listed).  The test is the plan's (cuda_plan.c
+ * swept_row). */
 template <typename T, int V>
 __device__ __forceinline__ void narrow_swept_row(const operands<T> &p, const segments_view<T> &s,
                                                  int64_t r, bool vec, uint64_t pol)
@@ -439,7 +440,7 @@ __device__ __forceinline__ void narrow_swept_row(const operands<T> &p, const seg
     if (r >= s.sweep_rows)
         return;
     const int64_t b = stream_i64(p.ro + r), e = stream_i64(p.ro + r + 1);
-    if (e - b > s.sweep_max || (e > b && segment_end_at(s, b, e) < e))
+    if (e - b > s.long_threshold || (e > b && segment_end_at(s, b, e) < e))
         return;
     T acc[V];
     narrow_thread_sum<T, V>(p, b, e, vec, s.cache_pairs, pol, acc);
@@ -474,7 +475,7 @@ __global__ void __launch_bounds__(256) eb_sr_narrow_segments_kernel(operands<T> 
     const uint64_t pol = x_policy();
     T acc[V];
     /* the exchange's rooms (N = 1 in f64 only), a warp's each */
-    constexpr bool rooms_used = V == 1 && sizeof(T) == 8;
+    constexpr bool rooms_used = LOOMCU_PAIRS_THROUGH_ROOM(V, sizeof(T));
     __shared__ xpair_room<T, GD> rooms[rooms_used ? 256 / 32 : 1];
     if (is_long)
         deep_sum<T, GL, GD, V>(p, b, e, vec, pol, rooms + (rooms_used ? threadIdx.x >> 5 : 0), acc);

@@ -263,7 +263,7 @@ static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segment
     v.n_short = sg->n_short;
     v.short_blocks = 0;
     v.sweep_rows = sg->sweep_rows;
-    v.sweep_max = sg->sweep_max;
+    v.long_threshold = sg->long_threshold;
     v.cache_pairs = sg->cache_pairs != 0;
     v.chunk = chunk;
     v.carry = (T *)sg->carry;
@@ -277,7 +277,7 @@ static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segment
         const int64_t blocks = v.long_blocks + short_blocks(v.n_short, G, (width + tile_w - 1) / tile_w,
                                                             tile_major, block_threads);
         if (loomcu_narrow_n(p.n)) {
-            const bool wide = p.n == 1 && p.nnz >= LOOMCU_NARROW_WIDE_NNZ; /* speed only: same bits */
+            const bool wide = loomcu_narrow_wide(p.n, p.nnz); /* speed only: same bits */
             v.long_blocks = narrow_blocks(v.n_long, wide ? wide_lanes : deep_lanes);
             v.short_blocks = narrow_blocks(v.n_short, 1);
             const int64_t nb = v.long_blocks + v.short_blocks + narrow_blocks(v.sweep_rows, 1);
@@ -383,8 +383,7 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
     const loomcu_row_bins *bins =
         data && data->bins.n_long + data->bins.n_short > 0 ? &data->bins : NULL;
     const loomcu_eb_segments *segs =
-        data && data->segs.n_long + data->segs.n_short + data->segs.sweep_rows > 0 ? &data->segs
-                                                                                     : NULL;
+        data && loomcu_segments_made(&data->segs) ? &data->segs : NULL;
 
     if (s->mloop == LOOM_M_EB && sr && segs && pr->nnz > 0) {
         /* The plan makes segments only at N <= 4 and where the wide walk
