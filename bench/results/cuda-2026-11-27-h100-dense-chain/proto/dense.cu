@@ -142,7 +142,10 @@ int main(int argc, char **argv)
         CU(cudaMemcpy(dro32, ro32.data(), (m + 1) * sizeof(int32_t), cudaMemcpyHostToDevice));
         printf("%s: %lld x %lld, %lld non-zeros (%.1f per row, density %.3f)\n", argv[f], (long long)m,
                (long long)k, (long long)nnz, (double)nnz / m, (double)nnz / m / k);
+        const char *only = getenv("DENSE_N");
         for (int64_t n : {16, 64, 128, 256, 512}) {
+            if (only && atoll(only) != n)
+                continue;
             loom_dense X, Y, hX;
             LM(loom_dense_alloc(ctx, &hX, k, n, LOOM_ROW_MAJOR, LOOM_F32, LOOM_MEMORY_HOST));
             LM(loom_dense_fill_random(&hX, 1234 + n));

@@ -9,9 +9,10 @@
  * zeros of A between them, and those steps change nothing: fma(0, x, acc)
  * with x finite is acc + (+-0), exactly acc, because an fma chain from +0
  * never holds -0 (in round-to-nearest an exact zero sum is +0, and
- * +0 + -0 = +0).  An Inf or NaN in X would make 0 * x a NaN, so a block
- * that stages one recomputes its outputs by the sparse walk, in storage
- * order (rare, and the same bits).
+ * +0 + -0 = +0).  An Inf or NaN in X that meets a zero of A makes a NaN,
+ * and a NaN stays: so a thread whose outputs are all finite met none,
+ * and one that has an output that is not finite sums its outputs again by
+ * the sparse walk, in storage order (rare, and the same bits).
  *
  * Why it pays: a DLMC layer (hundreds to a few thousand rows and columns)
  * is a few microseconds of dependent latency for the sparse walks, which
@@ -100,44 +101,53 @@ template <typename T, int P, int LPR> struct dense_window {
     }
 };
 
-/* X rows [k0, k0 + BK) x columns [c0, c0 + BN) into registers (zeros past
- * K and N; X row-major with TN-aligned rows: the launcher checks). */
+/* X rows [k0, k0 + BK) x columns [c0, c0 + BN) into xs by cp.async, 16
+ * bytes a copy (zeros past K and N, stored directly; X row-major with
+ * TN-aligned rows: the launcher checks), as one commit group. */
 template <typename T, typename S>
-__device__ __forceinline__ void dense_load_x(const operands<T> &p, int64_t k, int64_t k0,
-                                             int64_t c0, typename dense_vec<T>::type (&v)[S::XV / S::threads])
+__device__ __forceinline__ void dense_stage_x(T *xs, const operands<T> &p, int64_t k, int64_t k0,
+                                              int64_t c0)
 {
-    typedef typename dense_vec<T>::type vec;
+    const uint32_t base = (uint32_t)__cvta_generic_to_shared(xs);
 #pragma unroll
     for (int i = 0; i < S::XV / S::threads; i++) {
         const int q = threadIdx.x + i * S::threads;
         const int64_t kr = k0 + q / (S::BN / S::TN), c = c0 + (int64_t)(q % (S::BN / S::TN)) * S::TN;
         if (kr < k && c + S::TN <= p.n) {
-            v[i] = __ldg(reinterpret_cast<const vec *>(p.x + kr * p.xrs + c));
+            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(base + (uint32_t)q * 16u),
+                         "l"(p.x + kr * p.xrs + c));
         } else {
-            T z[S::TN];
 #pragma unroll
             for (int t = 0; t < S::TN; t++)
-                z[t] = kr < k && c + t < p.n ? __ldg(p.x + kr * p.xrs + c + t) : T(0);
-            v[i] = *reinterpret_cast<const vec *>(z);
+                xs[q * S::TN + t] = kr < k && c + t < p.n ? __ldg(p.x + kr * p.xrs + c + t) : T(0);
         }
     }
+    asm volatile("cp.async.commit_group;" ::: "memory");
 }
 
-template <typename T, typename S>
-__device__ __forceinline__ bool dense_store_x(T *xs, const typename dense_vec<T>::type (&v)[S::XV / S::threads])
-{
-    typedef typename dense_vec<T>::type vec;
-    bool finite = true;
-#pragma unroll
-    for (int i = 0; i < S::XV / S::threads; i++) {
-        reinterpret_cast<vec *>(xs)[threadIdx.x + i * S::threads] = v[i];
-        const T *f = reinterpret_cast<const T *>(&v[i]);
-#pragma unroll
-        for (int t = 0; t < S::TN; t++)
-            finite = finite && dense_finite<T>(f[t]);
+/* n vector loads of shared memory: 4, 8 or 16 bytes */
+template <typename T, int N> struct dense_lds;
+template <> struct dense_lds<float, 1> {
+    static __device__ __forceinline__ void get(const float *q, float (&o)[1]) { o[0] = *q; }
+};
+template <> struct dense_lds<float, 2> {
+    static __device__ __forceinline__ void get(const float *q, float (&o)[2])
+    {
+        const float2 v = *reinterpret_cast<const float2 *>(q);
+        o[0] = v.x;
+        o[1] = v.y;
     }
-    return finite;
-}
+};
+template <> struct dense_lds<float, 4> {
+    static __device__ __forceinline__ void get(const float *q, float (&o)[4])
+    {
+        const float4 v = *reinterpret_cast<const float4 *>(q);
+        o[0] = v.x;
+        o[1] = v.y;
+        o[2] = v.z;
+        o[3] = v.w;
+    }
+};
 
 /* The sparse walk of this thread's outputs, for a block that staged an
  * Inf or NaN of X: storage order from +0, as the reference. */
@@ -171,9 +181,8 @@ rb_sr_dense_kernel(operands<T> p, int64_t k)
 {
     typedef dense_shape<T, BM, BN, TM> S;
     typedef arith<T> A;
-    typedef typename dense_vec<T>::type vec;
     __shared__ __align__(16) T as[2][S::BK * BM];
-    __shared__ __align__(16) T xs[2][S::BK * BN];
+    __shared__ __align__(16) T xs[3][S::BK * BN];
 
     const int tx = threadIdx.x % (BN / S::TN), ty = threadIdx.x / (BN / S::TN);
     const int64_t row0 = (int64_t)blockIdx.x * BM, c0 = (int64_t)blockIdx.y * BN;
@@ -185,16 +194,15 @@ rb_sr_dense_kernel(operands<T> p, int64_t k)
     dense_window<T, S::P, S::LPR> w;
     w.load(p, pl, j, e);
 
+    const int steps = (int)((k + S::BK - 1) / S::BK);
+    dense_stage_x<T, S>(xs[0], p, k, 0, c0);
+    dense_stage_x<T, S>(xs[1], p, k, S::BK, c0); /* an empty group past K */
     for (int i = threadIdx.x; i < 2 * S::BK * BM; i += S::threads)
         (&as[0][0])[i] = T(0);
     __syncthreads();
-
-    const int steps = (int)((k + S::BK - 1) / S::BK);
-    vec xr[S::XV / S::threads];
-    dense_load_x<T, S>(p, k, 0, c0, xr);
-    bool finite = dense_store_x<T, S>(xs[0], xr);
     j += w.template place<S::BK, BM>(as[0], pr, 0);
     w.load(p, pl, j, e);
+    asm volatile("cp.async.wait_group 1;" ::: "memory");
     __syncthreads();
 
     T acc[TM][S::TN];
@@ -208,18 +216,14 @@ rb_sr_dense_kernel(operands<T> p, int64_t k)
         const int b = s & 1;
         const bool next = s + 1 < steps;
         const int64_t k1 = (int64_t)(s + 1) * S::BK;
-        if (next)
-            dense_load_x<T, S>(p, k, k1, c0, xr);
-        const T *at = as[b] + ty * TM, *xt = xs[b] + tx * S::TN;
+        /* X two steps ahead, into the stage step s - 1 used */
+        dense_stage_x<T, S>(xs[(s + 2) % 3], p, k, k1 + S::BK, c0);
+        const T *at = as[b] + ty * TM, *xt = xs[s % 3] + tx * S::TN;
 #pragma unroll
         for (int kk = 0; kk < S::BK; kk++) {
             T a[TM], x[S::TN];
-#pragma unroll
-            for (int i = 0; i < TM; i++)
-                a[i] = at[kk * BM + i];
-#pragma unroll
-            for (int t = 0; t < S::TN; t++)
-                x[t] = xt[kk * BN + t];
+            dense_lds<T, TM>::get(at + kk * BM, a);
+            dense_lds<T, S::TN>::get(xt + kk * BN, x);
 #pragma unroll
             for (int i = 0; i < TM; i++)
 #pragma unroll
@@ -236,11 +240,19 @@ rb_sr_dense_kernel(operands<T> p, int64_t k)
             __syncwarp();
             j += w.template place<S::BK, BM>(ao, pr, k1);
             w.load(p, pl, j, e);
-            finite = dense_store_x<T, S>(xs[b ^ 1], xr) && finite;
         }
+        asm volatile("cp.async.wait_group 1;" ::: "memory");
         __syncthreads();
     }
-    if (__syncthreads_or(!finite))
+    /* An Inf or NaN of X met a zero of A only if an output is not finite:
+     * such a thread's outputs are summed again by the sparse walk. */
+    bool finite = true;
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+        for (int t = 0; t < S::TN; t++)
+            finite = finite && dense_finite<T>(acc[i][t]);
+    if (!finite)
         dense_sparse_outputs<T, S>(p, row0 + ty * TM, c0 + tx * S::TN, acc);
 #pragma unroll
     for (int i = 0; i < TM; i++) {
