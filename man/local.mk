@@ -59,4 +59,5 @@ dist_man_MANS += \
 	man/man7/loom-designs.7 \
 	man/man7/loom.7
 dist_man_MANS += man/man1/loom.1
+dist_man_MANS += man/man1/loom-train.1
 dist_man_MANS += man/man5/loom-model.5
