@@ -32,6 +32,55 @@ template <> struct arith<double> {
     static __device__ __forceinline__ double add(double a, double b) { return __dadd_rn(a, b); }
 };
 
+/*
+ * Programmatic dependent launch (sm_90), for a walk followed by its fix-up:
+ * the walk calls let_dependent_start() as it begins, so that once its last
+ * blocks are placed the fix-up (launched with launch_dependent,
+ * spmm_launch.cuh) can be placed too, beside them, instead of after the
+ * walk's end and a launch gap; the fix-up calls wait_for_previous_grid()
+ * before it reads anything, which returns once the walk has finished and
+ * its writes are visible.  Speed only: both are no-ops where a kernel was
+ * launched the plain way, and below sm_90.
+ */
+__device__ __forceinline__ void let_dependent_start()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void wait_for_previous_grid()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+/*
+ * acc + piece(k0) + piece(k0 + 1) + ... + piece(k1 - 1), left to right, where
+ * piece(k) = base[k * stride]: the fix-ups' sum of a crossing row's pieces.
+ * The additions are one dependent chain in that order; the loads are not,
+ * so they are issued a batch ahead of their additions and the chain waits
+ * on memory once a batch, not once a piece.
+ */
+template <typename T>
+__device__ __forceinline__ T add_pieces(T acc, const T *base, int64_t stride, int64_t k0, int64_t k1)
+{
+    typedef arith<T> A;
+    const int batch = 16;
+    for (int64_t k = k0; k < k1; k += batch) {
+        T piece[batch];
+#pragma unroll
+        for (int b = 0; b < batch; b++)
+            piece[b] = k + b < k1 ? base[(k + b) * stride] : T(0);
+#pragma unroll
+        for (int b = 0; b < batch; b++)
+            if (k + b < k1)
+                acc = A::add(acc, piece[b]);
+    }
+    return acc;
+}
+
 /* The one final combination, as reference/spmm_designs.h finish():
  * beta == 0: y = alpha*acc (y_old never read); else y = fma(alpha, acc, beta*y_old). */
 template <typename T>

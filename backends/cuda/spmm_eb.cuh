@@ -86,6 +86,7 @@ __device__ __forceinline__ int64_t chunk_last_row(const operands<T> &p, const eb
 template <typename T, int G, int V>
 __global__ void eb_sr_kernel(operands<T> p, eb_state<T> eb, bool csc)
 {
+    let_dependent_start(); /* eb_fixup_kernel follows */
     const int64_t chunk = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / G;
     if (chunk >= eb.chunks)
         return;
@@ -191,6 +192,7 @@ __device__ __forceinline__ void finish_empty_slice(const operands<T> &p, int64_t
 template <typename T, int G, int V>
 __global__ void __launch_bounds__(256, 2) eb_sr_wide_kernel(operands<T> p, eb_state<T> eb)
 {
+    let_dependent_start(); /* eb_fixup_kernel follows */
     typedef arith<T> A;
     const int U = (G == 32 && V == 4) ? 4 : walk_unroll<T, G, V>::U; /* no spills at G = 32, V = 4 */
     const int64_t chunk = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / G;
@@ -282,6 +284,7 @@ __global__ void __launch_bounds__(256, 2) eb_sr_wide_kernel(operands<T> p, eb_st
 template <typename T, int W, int V>
 __global__ void eb_pr_kernel(operands<T> p, eb_state<T> eb)
 {
+    let_dependent_start(); /* eb_fixup_kernel follows */
     typedef arith<T> A;
     const int64_t chunk = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / W;
     if (chunk >= eb.chunks)
@@ -426,34 +429,18 @@ __global__ void eb_pr_kernel(operands<T> p, eb_state<T> eb)
 template <typename T>
 __global__ void eb_fixup_kernel(operands<T> p, eb_state<T> eb)
 {
-    typedef arith<T> A;
     const int64_t idx = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const int64_t chunk = idx / eb.slab_w, cc = idx % eb.slab_w;
     const int64_t c = eb.slab_c0 + cc;
     if (chunk >= eb.chunks || c >= p.n)
         return;
+    wait_for_previous_grid(); /* the walk wrote tail_row, head and tail */
     const int64_t row = eb.tail_row[chunk];
     if (row < 0)
         return;
     const int64_t end = __ldg(p.ro + row + 1);
     const int64_t last = (end - 1) / eb.chunk; /* the row's last chunk */
-    T acc = eb.tail[chunk * eb.slab_w + cc];
-    /* The additions must stay in chunk order (one dependent chain); the
-     * loads need not: fetch a batch of pieces first so a long row's chain
-     * waits on memory once per batch, not once per chunk. */
-    const int batch = 16;
-    int64_t k = chunk + 1;
-    for (; k + batch - 1 <= last; k += batch) {
-        T piece[batch];
-#pragma unroll
-        for (int b = 0; b < batch; b++)
-            piece[b] = eb.head[(k + b) * eb.slab_w + cc];
-#pragma unroll
-        for (int b = 0; b < batch; b++)
-            acc = A::add(acc, piece[b]);
-    }
-    for (; k <= last; k++)
-        acc = A::add(acc, eb.head[k * eb.slab_w + cc]);
+    const T acc = add_pieces(eb.tail[chunk * eb.slab_w + cc], eb.head + cc, eb.slab_w, chunk + 1, last + 1);
     finish(p.alpha, acc, p.beta, p.y + row * p.yrs + c * p.ycs);
 }
 

@@ -98,6 +98,7 @@ __device__ __forceinline__ void segment_piece(const operands<T> &p, const segmen
 template <typename T, int G, int V>
 __global__ void __launch_bounds__(256, 4) eb_sr_segments_kernel(operands<T> p, segments_view<T> s)
 {
+    let_dependent_start(); /* eb_segments_fixup_kernel follows */
     typedef binned_shape<T, G, V> S;
     const int64_t width = slab_width(p, s);
     if ((int64_t)blockIdx.x < s.long_blocks) {
@@ -456,6 +457,7 @@ template <typename T, int V, int GL = deep_lanes, int GD = deep_batches>
 __global__ void __launch_bounds__(256) eb_sr_narrow_segments_kernel(operands<T> p, segments_view<T> s,
                                                                     bool vec)
 {
+    let_dependent_start(); /* eb_segments_fixup_kernel follows */
     const int64_t sweep0 = s.long_blocks + s.short_blocks;
     if ((int64_t)blockIdx.x >= sweep0) {
         narrow_swept_row<T, V>(p, s, ((int64_t)blockIdx.x - sweep0) * blockDim.x + threadIdx.x, vec,
@@ -499,16 +501,14 @@ __global__ void eb_segments_fixup_kernel(operands<T> p, segments_view<T> s,
                                          const int64_t *__restrict__ fix_row,
                                          const int64_t *__restrict__ slot0, int64_t n_fix)
 {
-    typedef arith<T> A;
     const int64_t width = slab_width(p, s);
     const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const int64_t k = t / width, j = t % width;
     if (k >= n_fix)
         return;
     const int64_t first = __ldg(slot0 + k), end = __ldg(slot0 + k + 1);
-    T r = s.carry[first * s.slab_w + j];
-    for (int64_t q = first + 1; q < end; q++)
-        r = A::add(r, s.carry[q * s.slab_w + j]);
+    wait_for_previous_grid(); /* the walk wrote the carry slots */
+    const T r = add_pieces(s.carry[first * s.slab_w + j], s.carry + j, s.slab_w, first + 1, end);
     const int64_t row = __ldg(fix_row + k);
     finish(p.alpha, r, p.beta, p.y + row * p.yrs + (s.slab_c0 + j) * p.ycs);
 }

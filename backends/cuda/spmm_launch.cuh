@@ -27,6 +27,27 @@ namespace loomcu {
 
 static const int block_threads = 256;
 
+/* Launch kernel k, blocks x block_threads on stream st, as the dependent
+ * of the kernel before it there (programmatic dependent launch, sm_90;
+ * see let_dependent_start in spmm_common.cuh): the fix-ups after their
+ * walks.  k waits for that kernel itself (wait_for_previous_grid). */
+template <typename... Params, typename... Args>
+static cudaError_t launch_dependent(void (*k)(Params...), int64_t blocks, cudaStream_t st,
+                                    const Args &...args)
+{
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3((unsigned)(blocks > 0 ? blocks : 1));
+    cfg.blockDim = dim3(block_threads);
+    cfg.dynamicSmemBytes = 0;
+    cfg.stream = st;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    return cudaLaunchKernelEx(&cfg, k, args...);
+}
+
 static int floor_pow2(int v)
 {
     int r = 1;
@@ -300,10 +321,9 @@ static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segment
             return e;
         if (sg->n_fix > 0) {
             const int64_t threads = sg->n_fix * width;
-            eb_segments_fixup_kernel<T>
-                <<<(unsigned)((threads + block_threads - 1) / block_threads), block_threads, 0, st>>>(
-                    p, v, sg->fix_row, sg->fix_slot0, sg->n_fix);
-            e = cudaGetLastError();
+            e = launch_dependent(eb_segments_fixup_kernel<T>, (threads + block_threads - 1) / block_threads,
+                                 st, p, v, (const int64_t *)sg->fix_row, (const int64_t *)sg->fix_slot0,
+                                 sg->n_fix);
             if (e != cudaSuccess)
                 return e;
         }
@@ -456,9 +476,8 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
         if (e != cudaSuccess)
             return e;
         const int64_t fix_threads = eb.chunks * eb.slab_w;
-        eb_fixup_kernel<T><<<(unsigned)((fix_threads + block_threads - 1) / block_threads),
-                             block_threads, 0, st>>>(p, eb);
-        e = cudaGetLastError();
+        e = launch_dependent(eb_fixup_kernel<T>, (fix_threads + block_threads - 1) / block_threads, st, p,
+                             eb);
         if (e != cudaSuccess)
             return e;
     }
