@@ -679,6 +679,20 @@ static int count_arg(const char *opt, const std::string &v, int lo)
     return (int)x;
 }
 
+/* A number of at least lo given to option opt, or -1 after a message that
+ * names the option and the value. */
+static double number_arg(const char *opt, const std::string &v, double lo)
+{
+    char *end = nullptr;
+    errno = 0;
+    const double x = strtod(v.c_str(), &end);
+    if (v.empty() || *end || errno || !(x >= lo) || !std::isfinite(x)) {
+        fprintf(stderr, "gpu_bench: %s takes a number >= %g, not '%s'\n", opt, lo, v.c_str());
+        return -1;
+    }
+    return x;
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -687,7 +701,13 @@ int main(int argc, char **argv)
         const char *v = i + 1 < argc ? argv[i + 1] : "";
         bool bad = false; /* an unknown option, or a value that is not one */
         if (a == "--data") o.data = v, i++;
-        else if (a == "--rmat") { o.rmat.clear(); for (auto &s : split(v)) o.rmat.push_back(atof(s.c_str())); i++; }
+        else if (a == "--rmat") {
+            o.rmat.clear(); /* '' asks for none */
+            for (auto &s : split(v))
+                o.rmat.push_back(number_arg("--rmat", s, 1));
+            bad = std::count(o.rmat.begin(), o.rmat.end(), -1.0) > 0;
+            i++;
+        }
         else if (a == "--n") {
             o.ns.clear();
             for (auto &s : split(v))
@@ -710,7 +730,7 @@ int main(int argc, char **argv)
         else if (a == "--max-n-large") bad = (o.max_n_large = count_arg("--max-n-large", v, 1)) < 0, i++;
         else if (a == "--out") o.out = v, i++;
         else if (a == "--limit") bad = (o.limit = count_arg("--limit", v, 0)) < 0, i++;
-        else if (a == "--budget-ms") o.budget_ms = atof(v), i++;
+        else if (a == "--budget-ms") bad = (o.budget_ms = number_arg("--budget-ms", v, 0.001)) < 0, i++;
         else if (a == "--confirm") bad = (o.confirm = count_arg("--confirm", v, 0)) < 0, i++;
         else if (a == "--only") { o.only = split(v); i++; }
         else bad = true;
