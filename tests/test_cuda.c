@@ -707,6 +707,78 @@ static void test_stream(void **state)
     assert_int_equal(cudaStreamDestroy(stream), cudaSuccess);
 }
 
+/*
+ * loom_spmm_execute captured into a CUDA graph (strict, global capture
+ * mode) and the graph launched twice, Y poisoned before each launch: the
+ * kernels are launch-only, and the EB walks with their fix-ups keep their
+ * programmatic dependent launch there.  N = 2 (the narrow segments), 5
+ * (the EB chunk kernels) and 64 (the wide segments), every design, both
+ * precisions; rows up to 800 long, so that rows cross chunks.
+ */
+static void test_graph_capture(void **state)
+{
+    (void)state;
+    static const int64_t ns[] = {2, 5, 64};
+    cudaStream_t stream;
+    assert_int_equal(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+    CHECK(loom_context_set_stream(ctx, stream));
+    for (int d = 0; d < dtypes_to_run(); d++) {
+        loom_csr *A = skewed_matrix((loom_dtype)d, 700, 900, 3, 800, 30, 93 + d), *dA = NULL;
+        CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, &dA));
+        for (size_t ni = 0; ni < COUNT(ns); ni++)
+            for (int design = 0; design < LOOM_DESIGN_COUNT; design++) {
+                loom_strategy s;
+                CHECK(loom_strategy_design(design, &s));
+                loom_dense X, Y, Yref, dX, dY;
+                dense_make(&X, 900, ns[ni], LOOM_ROW_MAJOR, (loom_dtype)d, 0);
+                dense_make(&Y, 700, ns[ni], LOOM_ROW_MAJOR, (loom_dtype)d, 0);
+                dense_make(&Yref, 700, ns[ni], LOOM_ROW_MAJOR, (loom_dtype)d, 0);
+                CHECK(loom_dense_fill_random(&X, 5 + design));
+                dense_poison(&Yref);
+                run(LOOM_BACKEND_REFERENCE, A, &s, -1.25, &X, 0.0, &Yref, 0);
+                dense_to_device(&X, &dX);
+                dense_to_device(&Yref, &dY);
+                loom_plan_options opts;
+                loom_plan *plan = NULL;
+                CHECK(loom_plan_options_init(&opts));
+                opts.backend = LOOM_BACKEND_CUDA;
+                opts.selector = LOOM_SELECT_FIXED;
+                opts.strategy = s;
+                CHECK(loom_spmm_plan_create(ctx, &plan, dA, &dX, &dY, &opts));
+                cudaGraph_t graph;
+                cudaGraphExec_t exec;
+                assert_int_equal(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), cudaSuccess);
+                const loom_status st = loom_spmm_execute(plan, -1.25, &dX, 0.0, &dY);
+                assert_int_equal(cudaStreamEndCapture(stream, &graph), cudaSuccess);
+                if (st != LOOM_SUCCESS)
+                    fail_msg("design %d, N = %lld, captured: %s", design, (long long)ns[ni],
+                             loom_last_error());
+                assert_int_equal(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+                for (int launch = 0; launch < 2; launch++) {
+                    assert_int_equal(cudaMemsetAsync(dY.data, 0xff, dense_bytes(&dY), stream), cudaSuccess);
+                    assert_int_equal(cudaGraphLaunch(exec, stream), cudaSuccess);
+                }
+                assert_int_equal(cudaStreamSynchronize(stream), cudaSuccess);
+                dense_to_host(&dY, &Y);
+                if (memcmp(Y.data, Yref.data, dense_bytes(&Y)) != 0)
+                    fail_msg("design %d, N = %lld, %s: the graph's Y differs from the reference", design,
+                             (long long)ns[ni], d == LOOM_F64 ? "f64" : "f32");
+                assert_int_equal(cudaGraphExecDestroy(exec), cudaSuccess);
+                assert_int_equal(cudaGraphDestroy(graph), cudaSuccess);
+                CHECK(loom_plan_destroy(&plan));
+                CHECK(loom_dense_free(ctx, &dX));
+                CHECK(loom_dense_free(ctx, &dY));
+                free(X.data);
+                free(Y.data);
+                free(Yref.data);
+                cases_run++;
+            }
+        destroy_both(&A, &dA);
+    }
+    CHECK(loom_context_set_stream(ctx, NULL));
+    assert_int_equal(cudaStreamDestroy(stream), cudaSuccess);
+}
+
 /* CUDA errors come back as loom statuses carrying CUDA's message; host
  * operands are refused with a hint; nothing is left allocated. */
 static void test_errors(void **state)
@@ -824,6 +896,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_empty_matrix),
         cmocka_unit_test(test_stream),
+        cmocka_unit_test(test_graph_capture),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_skewed_random),
         cmocka_unit_test(test_large_narrow),
