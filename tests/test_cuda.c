@@ -30,6 +30,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "fixed_plan.h"
 #include "oracle.h"
 #include "test_matrices.h"
 
@@ -129,20 +130,7 @@ static void dense_to_host(const loom_dense *dev, loom_dense *host)
 static void run(loom_backend_id backend, const loom_csr *A, const loom_strategy *s, double alpha,
                 const loom_dense *X, double beta, loom_dense *Y, int twice)
 {
-    loom_plan_options opts;
-    loom_plan *plan = NULL;
-    CHECK(loom_plan_options_init(&opts));
-    opts.backend = backend;
-    opts.selector = LOOM_SELECT_FIXED;
-    opts.strategy = *s;
-    CHECK(loom_spmm_plan_create(ctx, &plan, A, X, Y, &opts));
-    /* A plan runs many times: a first run with another alpha must leave no
-     * trace in the second (carries, the crossing rows' counts).  Only where
-     * beta = 0, so that the first run's Y is not an input. */
-    if (twice)
-        CHECK(loom_spmm_execute(plan, 2 * alpha, X, beta, Y));
-    CHECK(loom_spmm_execute(plan, alpha, X, beta, Y));
-    CHECK(loom_plan_destroy(&plan));
+    CHECK(run_fixed(ctx, backend, A, s, alpha, X, beta, Y, twice));
 }
 
 /* One case: reference on the host, CUDA on the device, memcmp of all of Y. */
@@ -567,13 +555,10 @@ static void explain_plan(const loom_csr *dA, const char *design, int64_t n, char
     loom_dense X, Y;
     CHECK(loom_dense_alloc(ctx, &X, cols, n, LOOM_ROW_MAJOR, dtype, LOOM_MEMORY_DEVICE));
     CHECK(loom_dense_alloc(ctx, &Y, rows, n, LOOM_ROW_MAJOR, dtype, LOOM_MEMORY_DEVICE));
-    loom_plan_options opts;
+    loom_strategy s;
     loom_plan *plan = NULL;
-    CHECK(loom_plan_options_init(&opts));
-    opts.backend = LOOM_BACKEND_CUDA;
-    opts.selector = LOOM_SELECT_FIXED;
-    CHECK(loom_strategy_parse(design, &opts.strategy));
-    CHECK(loom_spmm_plan_create(ctx, &plan, dA, &X, &Y, &opts));
+    CHECK(loom_strategy_parse(design, &s));
+    CHECK(fixed_plan(ctx, LOOM_BACKEND_CUDA, dA, &s, &X, &Y, &plan));
     snprintf(buf, len, "%s", loom_plan_explain(plan));
     CHECK(loom_plan_destroy(&plan));
     CHECK(loom_dense_free(ctx, &X));
@@ -738,13 +723,8 @@ static void test_graph_capture(void **state)
                 run(LOOM_BACKEND_REFERENCE, A, &s, -1.25, &X, 0.0, &Yref, 0);
                 dense_to_device(&X, &dX);
                 dense_to_device(&Yref, &dY);
-                loom_plan_options opts;
                 loom_plan *plan = NULL;
-                CHECK(loom_plan_options_init(&opts));
-                opts.backend = LOOM_BACKEND_CUDA;
-                opts.selector = LOOM_SELECT_FIXED;
-                opts.strategy = s;
-                CHECK(loom_spmm_plan_create(ctx, &plan, dA, &dX, &dY, &opts));
+                CHECK(fixed_plan(ctx, LOOM_BACKEND_CUDA, dA, &s, &dX, &dY, &plan));
                 cudaGraph_t graph;
                 cudaGraphExec_t exec;
                 assert_int_equal(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), cudaSuccess);

@@ -44,6 +44,7 @@
 
 #include <cmocka.h>
 
+#include "fixed_plan.h"
 #include "oracle.h"
 #include "test_matrices.h"
 
@@ -107,21 +108,8 @@ static void dense_make(loom_dense *d, int64_t rows, int64_t cols, loom_layout la
 static void run(loom_backend_id backend, int threads, const loom_csr *A, const loom_strategy *s,
                 double alpha, const loom_dense *X, double beta, loom_dense *Y)
 {
-    loom_plan_options opts;
-    loom_plan *plan = NULL;
-    CHECK(loom_plan_options_init(&opts));
-    opts.backend = backend;
-    opts.selector = LOOM_SELECT_FIXED;
-    opts.strategy = *s;
     CHECK(loom_context_set_threads(ctx, threads));
-    CHECK(loom_spmm_plan_create(ctx, &plan, A, X, Y, &opts));
-    /* A plan runs many times: a first run with another alpha must leave no
-     * trace in the second (EB carries, the team's partial sums).  Only
-     * where beta = 0, so that the first run's Y is not an input. */
-    if (beta == 0)
-        CHECK(loom_spmm_execute(plan, 2 * alpha, X, beta, Y));
-    CHECK(loom_spmm_execute(plan, alpha, X, beta, Y));
-    CHECK(loom_plan_destroy(&plan));
+    CHECK(run_fixed(ctx, backend, A, s, alpha, X, beta, Y, beta == 0));
 }
 
 static long cases_run;
@@ -452,13 +440,10 @@ static bool explain_says(const loom_csr *A, const char *design, const char *text
     loom_dense X, Y;
     dense_make(&X, cols, 1, LOOM_ROW_MAJOR, dtype, 0);
     dense_make(&Y, rows, 1, LOOM_ROW_MAJOR, dtype, 0);
-    loom_plan_options opts;
-    CHECK(loom_plan_options_init(&opts));
-    opts.backend = LOOM_BACKEND_OPENMP;
-    opts.selector = LOOM_SELECT_FIXED;
-    CHECK(loom_strategy_parse(design, &opts.strategy));
+    loom_strategy s;
+    CHECK(loom_strategy_parse(design, &s));
     loom_plan *plan = NULL;
-    CHECK(loom_spmm_plan_create(ctx, &plan, A, &X, &Y, &opts));
+    CHECK(fixed_plan(ctx, LOOM_BACKEND_OPENMP, A, &s, &X, &Y, &plan));
     const bool says = strstr(loom_plan_explain(plan), text) != NULL;
     if (!says)
         print_message("explain: %s\n", loom_plan_explain(plan));

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixed_plan.h"
 #include "oracle.h"
 #include "test_matrices.h"
 
@@ -48,15 +49,7 @@ static int teardown(void **state)
 static void run_reference(const loom_csr *A, const loom_strategy *s, double alpha,
                           const loom_dense *X, double beta, loom_dense *Y)
 {
-    loom_plan_options opts;
-    loom_plan *plan = NULL;
-    CHECK(loom_plan_options_init(&opts));
-    opts.backend = LOOM_BACKEND_REFERENCE;
-    opts.selector = LOOM_SELECT_FIXED;
-    opts.strategy = *s;
-    CHECK(loom_spmm_plan_create(ctx, &plan, A, X, Y, &opts));
-    CHECK(loom_spmm_execute(plan, alpha, X, beta, Y));
-    CHECK(loom_plan_destroy(&plan));
+    CHECK(run_fixed(ctx, LOOM_BACKEND_REFERENCE, A, s, alpha, X, beta, Y, 0));
 }
 
 /* ---------------------------------------------------------------- tier 1 */
