@@ -665,32 +665,27 @@ static void bench_matrix(loom_context *ctx, const std::string &name, loom_csr *A
     loom_csr_destroy(&A);
 }
 
-/* A whole number from lo to INT32_MAX given to option opt, or -1 after a
- * message that names the option and the value. */
-static int count_arg(const char *opt, const std::string &v, int lo)
-{
-    char *end = nullptr;
-    errno = 0;
-    const long long x = strtoll(v.c_str(), &end, 10);
-    if (v.empty() || *end || errno || x < lo || x > INT32_MAX) {
-        fprintf(stderr, "gpu_bench: %s takes a whole number >= %d, not '%s'\n", opt, lo, v.c_str());
-        return -1;
-    }
-    return (int)x;
-}
-
-/* A number of at least lo given to option opt, or -1 after a message that
- * names the option and the value. */
-static double number_arg(const char *opt, const std::string &v, double lo)
+/* The number given to option opt: at least lo and, where whole, a whole
+ * number up to INT32_MAX; or -1 after a message that names the option and
+ * the value. */
+static double number_arg(const char *opt, const std::string &v, double lo, bool whole = false)
 {
     char *end = nullptr;
     errno = 0;
     const double x = strtod(v.c_str(), &end);
-    if (v.empty() || *end || errno || !(x >= lo) || !std::isfinite(x)) {
-        fprintf(stderr, "gpu_bench: %s takes a number >= %g, not '%s'\n", opt, lo, v.c_str());
+    if (v.empty() || *end || errno || !(x >= lo) || !std::isfinite(x) ||
+        (whole && (x != std::floor(x) || x > INT32_MAX))) {
+        fprintf(stderr, "gpu_bench: %s takes a %s >= %g, not '%s'\n", opt, whole ? "whole number" : "number",
+                lo, v.c_str());
         return -1;
     }
     return x;
+}
+
+/* number_arg's whole numbers, as an int (-1 after the message). */
+static int count_arg(const char *opt, const std::string &v, int lo)
+{
+    return (int)number_arg(opt, v, lo, true);
 }
 
 int main(int argc, char **argv)

@@ -41,7 +41,6 @@ static cudaError_t launch_dependent(void (*k)(Params...), int64_t blocks, cudaSt
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3((unsigned)(blocks > 0 ? blocks : 1));
     cfg.blockDim = dim3(block_threads);
-    cfg.dynamicSmemBytes = 0;
     cfg.stream = st;
     cfg.attrs = attr;
     cfg.numAttrs = 1;
