@@ -24,6 +24,20 @@ bench_programs = bench/cpu_bench
 endif
 
 EXTRA_DIST += bench/results/README.md
+# The benchmark programs' manual pages (`man -l bench/man/gpu_bench.1`):
+# shipped, not installed, as the programs are not.  tests/test_manpages.sh
+# checks them against the programs' options.
+EXTRA_DIST += \
+	bench/man/cpu_bench.1 \
+	bench/man/dual_bench.1 \
+	bench/man/dual_gpu_bench.1 \
+	bench/man/gpu_bench.1 \
+	bench/man/loom-sweep.1 \
+	bench/man/plan_cost.1 \
+	bench/man/run_dual_bench.sh.1 \
+	bench/man/tc_bench.1 \
+	bench/man/tc_gpu_run.sh.1 \
+	bench/man/tc_probe.1
 .PHONY: bench
 bench: $(bench_programs)
 include $(srcdir)/bench/gpu.mk

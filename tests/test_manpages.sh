@@ -12,7 +12,11 @@
 #   - a cross-reference to section 3 or 7 (".BR name (3)") names no page;
 #   - a section 3 or 7 page is missing from man/local.mk (it would be left
 #     out of the tarball and of `make install`), or local.mk lists a page
-#     that does not exist.
+#     that does not exist;
+#   - a benchmark program's page (bench/man/*.1, see the section below)
+#     draws a warning, leaves out a long option or an environment variable
+#     of the files it documents, is missing from EXTRA_DIST, or is listed
+#     for installation; or a benchmark program has no page.
 #
 # Run by `make check` (Automake exports srcdir), or by hand:
 #   srcdir=/path/to/loom sh tests/test_manpages.sh
@@ -105,6 +109,19 @@ references() {
                -e 's/.*\\fB\(loom[A-Za-z0-9_-]*\)\\f[PR](\([37]\)).*/\1.\2/p'
 }
 
+# Page $2, a path relative to the folder $1, rendered from $1 by groff and
+# by man(1) without a warning; $3 names it in messages.
+check_rendering() {
+    if [ $have_groff = yes ]; then
+        out=$(cd "$1" && groff -man -Tutf8 -ww -z "$2" 2>&1)
+        [ -z "$out" ] || fail "$3: groff -man -ww: $out"
+    fi
+    if [ $have_man = yes ]; then
+        out=$(cd "$1" && man --warnings -l "$2" 2>&1 >/dev/null)
+        [ -z "$out" ] || fail "$3: man --warnings: $out"
+    fi
+}
+
 pages=0
 for page in "$mandir"/man*/*.[1-9]; do
     [ -f "$page" ] || continue
@@ -128,14 +145,7 @@ for page in "$mandir"/man*/*.[1-9]; do
     fi
 
     # Render from the top of the man tree so that .so requests resolve.
-    if [ $have_groff = yes ]; then
-        out=$(cd "$mandir" && groff -man -Tutf8 -ww -z "$rel" 2>&1)
-        [ -z "$out" ] || fail "$rel: groff -man -ww: $out"
-    fi
-    if [ $have_man = yes ]; then
-        out=$(cd "$mandir" && man --warnings -l "$rel" 2>&1 >/dev/null)
-        [ -z "$out" ] || fail "$rel: man --warnings: $out"
-    fi
+    check_rendering "$mandir" "$rel" "$rel"
 done
 echo "checked $pages pages"
 
@@ -150,6 +160,126 @@ for page in "$mandir"/man3/*.3 "$mandir"/man7/*.7; do
     path=man/$(basename "$(dirname "$page")")/$(basename "$page")
     echo "$listed" | grep -qx "$path" || fail "$path is not listed in man/local.mk"
 done
+
+# ------------------------------------------------------ bench/man pages
+
+# The benchmark programs and their driver scripts are not installed, nor
+# are their pages, bench/man/*.1: they go in EXTRA_DIST (bench/local.mk)
+# and never in a *_MANS variable.  Each page names the files it documents
+# in a comment,
+#     .\" source: bench/gpu_bench.cu bench/run_gpu_bench.sh
+# and must mention every long option those files parse (each is a string
+# literal "--name" there, as strcmp and std::string comparisons spell it)
+# and every environment variable they read (getenv("NAME"), or a shell
+# variable given a default, ${NAME:-...}).  Every bench/*.c, *.cu and
+# *.cpp file that defines main must be the source of a page.
+benchdir=$srcdir/bench
+benchman=$benchdir/man
+
+# A page as plain text for the searches: "\-" as "-", font changes and
+# "\&" dropped.
+page_text() {
+    sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' -e 's/\\&//g' "$1"
+}
+
+long_options() {
+    grep -o '"--[A-Za-z0-9][A-Za-z0-9-]*"' "$1" | tr -d '"' | sort -u
+}
+
+environment_variables() {
+    {
+        grep -o 'getenv("[A-Z_][A-Z0-9_]*")' "$1" | sed 's/^getenv("\(.*\)")$/\1/'
+        grep -o '\${[A-Z_][A-Z0-9_]*:\{0,1\}-' "$1" | sed 's/^\${\([A-Z0-9_]*\).*/\1/'
+    } | sort -u
+}
+
+# Whether the text $1 holds the word $2 (an option or a variable name) on
+# its own, not as part of a longer name ("--n" is not in "--no-header").
+mentions() {
+    printf '%s\n' "$1" | grep -Eq -- "(^|[^A-Za-z0-9_-])$2([^A-Za-z0-9_-]|\$)"
+}
+
+# ".BR name (1)" references of a page, for the benchmark pages' links to
+# one another and to loom's section 1.
+section1_references() {
+    sed -e 's/\\-/-/g' "$1" | sed -n 's/^\.BR \([A-Za-z0-9_.-]*\) (1).*/\1/p'
+}
+
+bench_pages=0
+claimed=""
+for page in "$benchman"/*.1; do
+    [ -f "$page" ] || continue
+    bench_pages=$((bench_pages + 1))
+    name=$(basename "$page")
+    rel=bench/man/$name
+    grep -q '^\.TH ' "$page" || fail "$rel: no .TH line"
+    grep -q '^\.SH NAME' "$page" || fail "$rel: no NAME section"
+    grep -q '^\.SH SEE ALSO' "$page" || fail "$rel: no SEE ALSO section"
+    for ref in $(references "$page"); do
+        ref_section=${ref##*.}
+        [ -f "$mandir/man$ref_section/$ref" ] || fail "$rel: refers to ${ref%.*}($ref_section), which has no page"
+    done
+    for ref in $(section1_references "$page"); do
+        [ -f "$benchman/$ref.1" ] || [ -f "$mandir/man1/$ref.1" ] || fail "$rel: refers to $ref(1), which has no page"
+    done
+
+    sources=$(sed -n 's/^\.\\" source:[[:space:]]*//p' "$page")
+    [ -n "$sources" ] || fail "$rel: no '.\\\" source: FILE...' line naming the files it documents"
+    text=$(page_text "$page")
+    for src in $sources; do
+        if [ ! -f "$srcdir/$src" ]; then
+            fail "$rel: its source $src does not exist"
+            continue
+        fi
+        claimed="$claimed $src "
+        for option in $(long_options "$srcdir/$src"); do
+            mentions "$text" "$option" || fail "$rel: $src parses $option, which the page does not mention"
+        done
+        for variable in $(environment_variables "$srcdir/$src"); do
+            mentions "$text" "$variable" || fail "$rel: $src reads \$$variable, which the page does not mention"
+        done
+    done
+
+    check_rendering "$benchman" "$name" "$rel"
+done
+
+programs=0
+for src in "$benchdir"/*.c "$benchdir"/*.cu "$benchdir"/*.cpp; do
+    [ -f "$src" ] || continue
+    grep -q '^int[[:space:]]\{1,\}main[[:space:]]*(' "$src" || continue
+    programs=$((programs + 1))
+    path=bench/$(basename "$src")
+    case $claimed in
+    *" $path "*) ;;
+    *) fail "$path is a benchmark program, and no page in bench/man/ names it in its '.\\\" source:' line" ;;
+    esac
+done
+if [ $programs -eq 0 ] && [ -d "$benchdir" ]; then
+    fail "found no benchmark program in bench/ (is the search for main broken?)"
+fi
+
+# The makefiles' logical lines (continuations joined) that name a bench page.
+makefile_lines() {
+    for mk in "$srcdir"/Makefile.am "$srcdir"/*/*.mk "$srcdir"/*/*/*.mk; do
+        [ -f "$mk" ] || continue
+        sed -e ':a' -e '/\\$/{' -e 'N' -e 's/\\\n/ /' -e 'ba' -e '}' "$mk"
+    done | grep 'bench/man/'
+}
+mk_lines=$(makefile_lines)
+bench_listed=$(printf '%s\n' "$mk_lines" | grep '^[[:space:]]*EXTRA_DIST[[:space:]]*+\{0,1\}=' |
+    grep -o 'bench/man/[A-Za-z0-9_.-]*\.1' | sort -u)
+for path in $(printf '%s\n' "$mk_lines" | grep '_MANS[[:space:]]*+\{0,1\}=' | grep -o 'bench/man/[A-Za-z0-9_.-]*'); do
+    fail "$path is listed in a *_MANS variable: the benchmark pages are not installed"
+done
+for path in $bench_listed; do
+    [ -f "$srcdir/$path" ] || fail "EXTRA_DIST lists $path, which does not exist"
+done
+for page in "$benchman"/*.1; do
+    [ -f "$page" ] || continue
+    path=bench/man/$(basename "$page")
+    echo "$bench_listed" | grep -qx "$path" || fail "$path is not in EXTRA_DIST (bench/local.mk): it would be left out of the tarball"
+done
+echo "checked $bench_pages benchmark pages, for $programs benchmark programs"
 
 if [ $failures -ne 0 ]; then
     echo "$failures problem(s) found"
