@@ -1,0 +1,48 @@
+/*
+ * cuda_operands.h - the CUDA tests' operands: host dense matrices with
+ * padding, their device copies (padding included) and back, and random
+ * sparse matrices of skewed rows.  Any failure fails the running cmocka
+ * test, so the helpers return only what they made.
+ */
+#ifndef LOOM_TEST_CUDA_OPERANDS_H
+#define LOOM_TEST_CUDA_OPERANDS_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <loom.h>
+
+/* A loom call that must succeed: else the test fails with loom's message. */
+#define CHECK(call)                                                                              \
+    do {                                                                                         \
+        loom_status st_ = (call);                                                                \
+        if (st_ != LOOM_SUCCESS)                                                                 \
+            fail_msg("%s: %s (%s)", #call, loom_strerror(st_), loom_last_error());               \
+    } while (0)
+
+/* The bytes of d's buffer: its outer size times ld. */
+size_t dense_bytes(const loom_dense *d);
+
+/* A host dense matrix with ld = inner size + pad, every byte set (0x5a);
+ * its data is malloc'ed (the caller frees it). */
+void dense_make(loom_dense *d, int64_t rows, int64_t cols, loom_layout layout, loom_dtype dtype,
+                int64_t pad);
+
+/* A device matrix of host's shape, layout and ld, holding all its bytes
+ * (loom_dense_free releases it). */
+void dense_to_device(loom_context *ctx, const loom_dense *host, loom_dense *dev);
+
+/* All of dev's bytes, padding included, into host (of the same shape). */
+void dense_to_host(loom_context *ctx, const loom_dense *dev, loom_dense *host);
+
+/* Random skewed rows: row `long_row` has long_len non-zeros, a fraction of
+ * the rows are empty (runs of them), the rest power-law lengths; values
+ * with full random mantissas, some exact zeros and -0 (f32 or f64). */
+loom_csr *skewed_matrix(loom_context *ctx, loom_dtype dtype, int64_t rows, int64_t cols,
+                        int64_t long_row, int64_t long_len, int empty_percent, uint64_t seed);
+
+#endif
