@@ -580,11 +580,13 @@ static void parse_args(int argc, char **argv, options *o)
                     DIE("--n takes a comma-separated list of integers");
             }
         } else {
-            fprintf(stderr,
+            /* --help and -h: the usage on stdout; anything else is an error */
+            const int help = !strcmp(a, "--help") || !strcmp(a, "-h");
+            fprintf(help ? stdout : stderr,
                     "usage: cpu_bench [--data DIR] [--out DIR] [--threads T] [--n 1,4,16,64,256]\n"
                     "                 [--filter TEXT] [--min-time SECONDS] [--no-synthetic]\n"
                     "                 [--rounds R]\n");
-            exit(a[2] == 'h' ? 0 : 2);
+            exit(help ? 0 : 2);
         }
     }
     if (o->threads < 1)

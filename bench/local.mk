@@ -24,6 +24,8 @@ bench_programs = bench/cpu_bench
 endif
 
 EXTRA_DIST += bench/results/README.md
+# tee with the command's status, for run_gpu_bench.sh and run_dual_bench.sh
+EXTRA_DIST += bench/tee_status.sh
 # The benchmark programs' manual pages (`man -l bench/man/gpu_bench.1`):
 # shipped, not installed, as the programs are not.  tests/test_manpages.sh
 # checks them against the programs' options.
