@@ -351,6 +351,13 @@ static std::vector<std::string> loom_candidates(int n)
         c.push_back("rb-rm-sr:coarsen=2,csc");
         c.push_back("eb-rm-sr:chunk=256,vdl,csc");
         c.push_back("eb-rm-sr:chunk=128,coarsen=1,csc");
+        /* Chunks of 64 (small graphs) and 512 (large and power-law ones)
+         * and 4 columns per lane (meshes): each the best of 26 variants on
+         * some of the cases below cuSPARSE at N = 32..512, 1.6% over those
+         * cases (bench/results/cuda-2026-11-28-h100-variants/). */
+        c.push_back("eb-rm-sr:chunk=64,vdl,csc");
+        c.push_back("eb-rm-sr:chunk=512,vdl,csc");
+        c.push_back("rb-rm-sr:coarsen=4,csc");
     }
     if (n >= 64) {
         /* The short rows' blocks tile by tile (meshes: neighbouring rows
