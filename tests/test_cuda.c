@@ -12,7 +12,7 @@
  * generated shapes and random skewed matrices (one row of 5000 non-zeros,
  * many empty rows), and the plan-dependent walks each on inputs made to
  * take them (deep PR, lanes across warps, tile-major, EB + SR in narrow
- * slabs over an X of 600000 rows).  Streams, graphs, errors and device
+ * slabs over an X of 600000 rows, EB + SR's segments in column order).  Streams, graphs, errors and device
  * memory exhaustion are test_cuda_api.c's.
  *
  * No device (CI, a machine without a driver): exits 77 (SKIP) and says why.
@@ -547,6 +547,48 @@ static void test_ktile(void **state)
     destroy_both(&B, &dB);
 }
 
+/* EB + SR's short segments in the order of their first column, the
+ * plan's choice at N >= 256 on rows of several chunks (cuda_plan.c
+ * column_order): 300 rows of 1500 columns at 25% (about three chunks of
+ * 128 a row; two empty rows, a full one, one of a single non-zero),
+ * chunks of 128 and 100, N = 256 and 300 (a partial tile), item- and
+ * tile-major, both Y layouts, alpha and beta.  The explanation must show
+ * the choice there, and not at N = 128 nor with chunks of 1024. */
+static void test_column_order(void **state)
+{
+    (void)state;
+    static const int64_t ns[] = {256, 300};
+    static const int64_t chunks[] = {128, 100};
+    static const char *const not_there[][2] = {{"eb-rm-sr:chunk=128,vdl,csc", "128"},
+                                              {"eb-rm-sr:chunk=1024,vdl,csc", "256"}};
+    unsigned c = 0;
+    for (int d = 0; d < dtypes_to_run(); d++) {
+        loom_csr *A = dense_ish_matrix((loom_dtype)d, 300, 1500, 0.25, 171 + d), *dA = NULL;
+        CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, &dA));
+        char text[4096];
+        explain_plan(dA, "eb-rm-sr:chunk=128,vdl,csc", 256, text, sizeof text);
+        if (!strstr(text, "order of their first column"))
+            fail_msg("rows of three chunks at N = 256, yet the plan says:\n%s", text);
+        for (size_t k = 0; k < COUNT(not_there); k++) {
+            explain_plan(dA, not_there[k][0], atoll(not_there[k][1]), text, sizeof text);
+            if (strstr(text, "order of their first column"))
+                fail_msg("%s at N = %s, yet the plan says:\n%s", not_there[k][0], not_there[k][1], text);
+        }
+        for (size_t ni = 0; ni < COUNT(ns); ni++)
+            for (size_t ci = 0; ci < COUNT(chunks); ci++)
+                for (int tile_major = 0; tile_major <= 1; tile_major++, c++) {
+                    loom_strategy s;
+                    CHECK(loom_strategy_parse(tile_major ? "eb-rm-sr:vdl,csc,tile-major" : "eb-rm-sr:vdl,csc",
+                                              &s));
+                    s.chunk = chunks[ci];
+                    check_case(A, dA, &s, ns[ni], LOOM_ROW_MAJOR, c % 3 ? LOOM_ROW_MAJOR : LOOM_COL_MAJOR,
+                               c % 2, c % 2 ? 1.5 : -0.75, c % 4 < 2 ? 0.0 : 0.5, 2500 + c,
+                               "EB + SR, short segments in column order");
+                }
+        destroy_both(&A, &dA);
+    }
+}
+
 /* No non-zeros at all, under every design. */
 static void test_empty_matrix(void **state)
 {
@@ -581,6 +623,7 @@ int main(void)
         cmocka_unit_test(test_narrow_sweep),
         cmocka_unit_test(test_narrow_slabs),
         cmocka_unit_test(test_ktile),
+        cmocka_unit_test(test_column_order),
         cmocka_unit_test(test_pr_deep),
         cmocka_unit_test(test_pr_wide_lanes),
         cmocka_unit_test(test_wide_small_n),

@@ -438,9 +438,9 @@ typedef struct {
     int64_t row, begin, slot, len;
 } segment;
 
-/* The segment builder's host arrays freed, and its out-of-memory error. */
-static loom_status segments_out_of_memory(void *longs, int64_t *row, int64_t *begin, int64_t *slot,
-                                          int64_t *fix_row, int64_t *fix_slot0)
+/* The segment builder's host arrays freed. */
+static void free_segment_lists(void *longs, int64_t *row, int64_t *begin, int64_t *slot,
+                               int64_t *fix_row, int64_t *fix_slot0)
 {
     loom__free(longs);
     loom__free(row);
@@ -448,6 +448,13 @@ static loom_status segments_out_of_memory(void *longs, int64_t *row, int64_t *be
     loom__free(slot);
     loom__free(fix_row);
     loom__free(fix_slot0);
+}
+
+/* ... and its out-of-memory error. */
+static loom_status segments_out_of_memory(void *longs, int64_t *row, int64_t *begin, int64_t *slot,
+                                          int64_t *fix_row, int64_t *fix_slot0)
+{
+    free_segment_lists(longs, row, begin, slot, fix_row, fix_slot0);
     return loom__error(LOOM_ERR_OUT_OF_MEMORY, "cuda plan: out of host memory for EB segments");
 }
 
@@ -474,32 +481,100 @@ static int64_t long_pieces(int64_t b, int64_t e, int64_t c0, int64_t c1, int64_t
            (C > threshold ? c1 - c0 - 1 : 0);
 }
 
-/* The short segments (row, begin, slot) longest first (sort_short_items):
- * each one's length from its row's end and its chunk's, the three arrays
- * permuted alike.  False when out of memory. */
-static bool sort_short_segments(int64_t *row, int64_t *begin, int64_t *slot, int64_t count,
-                                const int64_t *ro, int64_t C)
+/* The segment arrays (row, begin, slot) permuted alike into the order of
+ * key, largest first, ties in list order; key is overwritten.  False when
+ * out of memory. */
+static bool order_segments(int64_t *row, int64_t *begin, int64_t *slot, int64_t count, int64_t *key)
 {
-    int64_t *len = loom__malloc((size_t)(count > 0 ? count : 1) * sizeof *len);
     int64_t *idx = loom__malloc((size_t)(count > 0 ? count : 1) * sizeof *idx);
     int64_t *tmp = loom__malloc((size_t)(count > 0 ? count : 1) * sizeof *tmp);
-    bool ok = len && idx && tmp;
-    for (int64_t i = 0; ok && i < count; i++) {
-        const int64_t chunk_end = (begin[i] / C + 1) * C;
-        len[i] = (ro[row[i] + 1] < chunk_end ? ro[row[i] + 1] : chunk_end) - begin[i];
+    bool ok = idx && tmp;
+    for (int64_t i = 0; ok && i < count; i++)
         idx[i] = i;
-    }
-    ok = ok && order_by_length(idx, len, count);
+    ok = ok && order_by_length(idx, key, count);
     int64_t *const arrays[3] = {row, begin, slot};
     for (int k = 0; ok && k < 3; k++) {
         for (int64_t i = 0; i < count; i++)
             tmp[i] = arrays[k][idx[i]];
         memcpy(arrays[k], tmp, (size_t)count * sizeof *tmp);
     }
-    loom__free(len);
     loom__free(idx);
     loom__free(tmp);
     return ok;
+}
+
+/* The short segments longest first (sort_short_items): each one's length
+ * from its row's end and its chunk's.  False when out of memory. */
+static bool sort_short_segments(int64_t *row, int64_t *begin, int64_t *slot, int64_t count,
+                                const int64_t *ro, int64_t C)
+{
+    int64_t *len = loom__malloc((size_t)(count > 0 ? count : 1) * sizeof *len);
+    if (!len)
+        return false;
+    for (int64_t i = 0; i < count; i++) {
+        const int64_t chunk_end = (begin[i] / C + 1) * C;
+        len[i] = (ro[row[i] + 1] < chunk_end ? ro[row[i] + 1] : chunk_end) - begin[i];
+    }
+    const bool ok = order_segments(row, begin, slot, count, len);
+    loom__free(len);
+    return ok;
+}
+
+/*
+ * Where rows are several chunks long (a mean of COLUMN_ORDER_MIN_CHUNKS
+ * chunks or more) and N >= COLUMN_ORDER_MIN_N, the short segments go in
+ * the order of the column they start at, not row by row: a block's groups
+ * then walk pieces of different rows over about the same columns and
+ * share X's rows in L1 (as cuSPARSE's ALG3 has 16 rows walk K together),
+ * where a row's consecutive pieces read disjoint columns.  Measured on an
+ * H100 (bench/results/cuda-2026-11-28-h100-column-order/; one build, the
+ * order switched by a prototype's variable, between two runs without):
+ * EB + SR at chunk 128, N = 256 and 512, 1.07-1.42x on DLMC final_dense
+ * (410 non-zeros a row), bottleneck mp0.5 (256) and graphchallenge
+ * sparse-images (102); at N = 128 0.97-1.06x on those; on graphs of short
+ * rows 0.7-1.0x (email-Enron, wiki-Vote, facebook_combined) and mixed on
+ * meshes of 0.5-0.6 chunks a row (bcsstk33, MIT8).  Where pieces are long
+ * (chunks over long_row_threshold) they are walked first and longest
+ * first, and this changes nothing.  Not with sort_short_items, which is
+ * for rows of unequal length.  Speed only: each segment's sum and each
+ * row's fix-up are the same.
+ */
+#define COLUMN_ORDER_MIN_N 256
+#define COLUMN_ORDER_MIN_CHUNKS 0.75
+
+static bool column_order(const loom_plan *plan)
+{
+    return plan->n >= COLUMN_ORDER_MIN_N && !sort_short_items(plan) &&
+           plan->features.row_mean >= COLUMN_ORDER_MIN_CHUNKS * (double)plan->strategy.chunk;
+}
+
+/* The short segments in the order of their first column (column_order),
+ * from a copy of A's column indices made for the while. */
+static loom_status order_short_by_column(const loom_plan *plan, int64_t *row, int64_t *begin,
+                                         int64_t *slot, int64_t count, const int64_t *ro)
+{
+    const loom_csr *A = plan->A;
+    int32_t *ci = loom__malloc((size_t)(A->nnz > 0 ? A->nnz : 1) * sizeof *ci);
+    if (!ci)
+        return loom__error(LOOM_ERR_OUT_OF_MEMORY,
+                           "cuda plan: out of host memory for the column order of EB segments");
+    loom_status st = loomcu_status(
+        cudaMemcpy(ci, A->col_indices, (size_t)A->nnz * sizeof *ci, cudaMemcpyDefault),
+        "reading A's column indices for the column order of EB segments");
+    if (st != LOOM_SUCCESS) {
+        loom__free(ci);
+        return st;
+    }
+    int64_t *key = loom__malloc((size_t)(count > 0 ? count : 1) * sizeof *key);
+    bool ok = key != NULL;
+    for (int64_t i = 0; ok && i < count; i++) /* first column ascending; empty rows first */
+        key[i] = A->cols - (begin[i] < ro[row[i] + 1] ? ci[begin[i]] : -1);
+    ok = ok && order_segments(row, begin, slot, count, key);
+    loom__free(key);
+    loom__free(ci);
+    return ok ? LOOM_SUCCESS
+              : loom__error(LOOM_ERR_OUT_OF_MEMORY,
+                            "cuda plan: out of host memory for the column order of EB segments");
 }
 
 /*
@@ -633,6 +708,15 @@ static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *s
     if (sort_short_items(plan) && !sort_short_segments(row + n_long, begin + n_long, slot + n_long,
                                                        count - n_long, ro, C))
         return segments_out_of_memory(NULL, row, begin, slot, fix_row, fix_slot0);
+    sg->column_order = !sweep && column_order(plan);
+    if (sg->column_order) {
+        loom_status st = order_short_by_column(plan, row + n_long, begin + n_long, slot + n_long,
+                                               count - n_long, ro);
+        if (st != LOOM_SUCCESS) {
+            free_segment_lists(NULL, row, begin, slot, fix_row, fix_slot0);
+            return st;
+        }
+    }
     sg->n_long = n_long;
     sg->n_short = count - n_long;
     sg->sweep_rows = sweep ? m : 0;
