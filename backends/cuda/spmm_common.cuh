@@ -12,6 +12,7 @@
 #ifndef LOOM_CUDA_SPMM_COMMON_CUH
 #define LOOM_CUDA_SPMM_COMMON_CUH
 
+#include <type_traits>
 #include <stdint.h>
 
 #include "cuda_kernels.h"
@@ -56,29 +57,70 @@ __device__ __forceinline__ void wait_for_previous_grid()
 #endif
 }
 
+/* The V elements at q, as one aligned vector load where they make 8 or 16
+ * bytes (plain loads, cached as the carries' readers always had them). */
+template <typename T, int V>
+__device__ __forceinline__ void load_columns(const T *q, T (&o)[V])
+{
+    if constexpr (std::is_same<T, float>::value && V == 4) {
+        const float4 v = *reinterpret_cast<const float4 *>(q);
+        o[0] = v.x, o[1] = v.y, o[2] = v.z, o[3] = v.w;
+    } else if constexpr (std::is_same<T, float>::value && V == 2) {
+        const float2 v = *reinterpret_cast<const float2 *>(q);
+        o[0] = v.x, o[1] = v.y;
+    } else if constexpr (std::is_same<T, double>::value && V == 2) {
+        const double2 v = *reinterpret_cast<const double2 *>(q);
+        o[0] = v.x, o[1] = v.y;
+    } else {
+#pragma unroll
+        for (int i = 0; i < V; i++)
+            o[i] = q[i];
+    }
+}
+
 /*
- * acc + piece(k0) + piece(k0 + 1) + ... + piece(k1 - 1), left to right, where
- * piece(k) = base[k * stride]: the fix-ups' sum of a crossing row's pieces.
- * The additions are one dependent chain in that order; the loads are not,
- * so they are issued a batch ahead of their additions and the chain waits
- * on memory once a batch, not once a piece.
+ * acc + piece(k0) + piece(k0 + 1) + ... + piece(k1 - 1), left to right, for
+ * V columns side by side, where piece(k) = the V elements at base + k *
+ * stride: the fix-ups' sum of a crossing row's pieces.  Each column's
+ * additions are one dependent chain in that order; the loads are not, so
+ * they are issued a batch ahead of their additions and the chain waits on
+ * memory once a batch, not once a piece.
  */
+template <typename T, int V>
+__device__ __forceinline__ void add_pieces_columns(T (&acc)[V], const T *base, int64_t stride,
+                                                   int64_t k0, int64_t k1)
+{
+    typedef arith<T> A;
+    const int batch = V == 1 ? 16 : 8;
+    for (int64_t k = k0; k < k1; k += batch) {
+        T piece[batch][V];
+#pragma unroll
+        for (int b = 0; b < batch; b++) {
+            if (k + b < k1) {
+                load_columns<T, V>(base + (k + b) * stride, piece[b]);
+            } else {
+#pragma unroll
+                for (int i = 0; i < V; i++)
+                    piece[b][i] = T(0);
+            }
+        }
+#pragma unroll
+        for (int b = 0; b < batch; b++)
+            if (k + b < k1) {
+#pragma unroll
+                for (int i = 0; i < V; i++)
+                    acc[i] = A::add(acc[i], piece[b][i]);
+            }
+    }
+}
+
+/* The same for one column. */
 template <typename T>
 __device__ __forceinline__ T add_pieces(T acc, const T *base, int64_t stride, int64_t k0, int64_t k1)
 {
-    typedef arith<T> A;
-    const int batch = 16;
-    for (int64_t k = k0; k < k1; k += batch) {
-        T piece[batch];
-#pragma unroll
-        for (int b = 0; b < batch; b++)
-            piece[b] = k + b < k1 ? base[(k + b) * stride] : T(0);
-#pragma unroll
-        for (int b = 0; b < batch; b++)
-            if (k + b < k1)
-                acc = A::add(acc, piece[b]);
-    }
-    return acc;
+    T a[1] = {acc};
+    add_pieces_columns<T, 1>(a, base, stride, k0, k1);
+    return a[0];
 }
 
 /* The one final combination, as reference/spmm_designs.h finish():

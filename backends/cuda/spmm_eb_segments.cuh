@@ -81,11 +81,17 @@ __device__ __forceinline__ void segment_piece(const operands<T> &p, const segmen
     if (slot < 0) {
         finish_columns<T, V>(p, row, c, slab_end, acc);
     } else {
+        /* one vector store where the slots are V apart (each slot and the
+         * lane's c - slab_c0, a multiple of V, then aligned) */
         T *dst = s.carry + slot * s.slab_w - s.slab_c0;
+        if (V > 1 && s.slab_w % V == 0 && c + V <= slab_end) {
+            vector_store<T, V>::put(dst + c, acc);
+        } else {
 #pragma unroll
-        for (int k = 0; k < V; k++)
-            if (c + k < slab_end)
-                dst[c + k] = acc[k];
+            for (int k = 0; k < V; k++)
+                if (c + k < slab_end)
+                    dst[c + k] = acc[k];
+        }
     }
 }
 
@@ -494,23 +500,27 @@ __global__ void __launch_bounds__(256) eb_sr_narrow_segments_kernel(operands<T> 
                 s.carry[slot * s.slab_w + k] = acc[k];
 }
 
-/* The crossing rows: one thread per (row, column of the slab) adds the
- * row's carry slots [slot0[k], slot0[k+1]) left to right and finishes. */
-template <typename T>
+/* The crossing rows: one thread per (row, V columns of the slab) adds the
+ * row's carry slots [slot0[k], slot0[k+1]) left to right, column by column,
+ * and finishes.  V > 1 only where the slab's width and the slots' stride
+ * are multiples of V (launch_segments), so every vector is whole and
+ * aligned; the sums are the same for any V. */
+template <typename T, int V>
 __global__ void eb_segments_fixup_kernel(operands<T> p, segments_view<T> s,
                                          const int64_t *__restrict__ fix_row,
                                          const int64_t *__restrict__ slot0, int64_t n_fix)
 {
-    const int64_t width = slab_width(p, s);
+    const int64_t width = slab_width(p, s), vectors = width / V;
     const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    const int64_t k = t / width, j = t % width;
+    const int64_t k = t / vectors, j = t % vectors * V;
     if (k >= n_fix)
         return;
     const int64_t first = __ldg(slot0 + k), end = __ldg(slot0 + k + 1);
     wait_for_previous_grid(); /* the walk wrote the carry slots */
-    const T r = add_pieces(s.carry[first * s.slab_w + j], s.carry + j, s.slab_w, first + 1, end);
-    const int64_t row = __ldg(fix_row + k);
-    finish(p.alpha, r, p.beta, p.y + row * p.yrs + (s.slab_c0 + j) * p.ycs);
+    T r[V];
+    load_columns<T, V>(s.carry + first * s.slab_w + j, r);
+    add_pieces_columns<T, V>(r, s.carry + j, s.slab_w, first + 1, end);
+    finish_columns<T, V>(p, __ldg(fix_row + k), s.slab_c0 + j, s.slab_c0 + width, r);
 }
 
 } // namespace loomcu
