@@ -30,7 +30,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "cuda_operands.h"
+#include "test_operands.h"
 #include "fixed_plan.h"
 #include "oracle.h"
 #include "test_matrices.h"

@@ -16,7 +16,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "cuda_operands.h"
+#include "test_operands.h"
 #include "fixed_plan.h"
 #include "oracle.h"
 #include "test_matrices.h"
@@ -91,6 +91,29 @@ static void test_stream(void **state)
     assert_int_equal(cudaStreamDestroy(stream), cudaSuccess);
 }
 
+/* loom_spmm_execute(plan, alpha, dX, 0, dY) captured on stream into a CUDA
+ * graph (global mode), then the graph launched twice with dY set to NaN
+ * (0xff bytes) before each launch; synchronized.  what names the case. */
+static void run_as_graph(cudaStream_t stream, loom_plan *plan, double alpha, const loom_dense *dX,
+                         loom_dense *dY, const char *what)
+{
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    assert_int_equal(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), cudaSuccess);
+    const loom_status st = loom_spmm_execute(plan, alpha, dX, 0.0, dY);
+    assert_int_equal(cudaStreamEndCapture(stream, &graph), cudaSuccess);
+    if (st != LOOM_SUCCESS)
+        fail_msg("%s, captured: %s", what, loom_last_error());
+    assert_int_equal(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+    for (int launch = 0; launch < 2; launch++) {
+        assert_int_equal(cudaMemsetAsync(dY->data, 0xff, dense_bytes(dY), stream), cudaSuccess);
+        assert_int_equal(cudaGraphLaunch(exec, stream), cudaSuccess);
+    }
+    assert_int_equal(cudaStreamSynchronize(stream), cudaSuccess);
+    assert_int_equal(cudaGraphExecDestroy(exec), cudaSuccess);
+    assert_int_equal(cudaGraphDestroy(graph), cudaSuccess);
+}
+
 /*
  * loom_spmm_execute captured into a CUDA graph (strict, global capture
  * mode) and the graph launched twice, Y poisoned before each launch: the
@@ -124,26 +147,13 @@ static void test_graph_capture(void **state)
                 dense_to_device(ctx, &Yref, &dY);
                 loom_plan *plan = NULL;
                 CHECK(fixed_plan(ctx, LOOM_BACKEND_CUDA, dA, &s, &dX, &dY, &plan));
-                cudaGraph_t graph;
-                cudaGraphExec_t exec;
-                assert_int_equal(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), cudaSuccess);
-                const loom_status st = loom_spmm_execute(plan, -1.25, &dX, 0.0, &dY);
-                assert_int_equal(cudaStreamEndCapture(stream, &graph), cudaSuccess);
-                if (st != LOOM_SUCCESS)
-                    fail_msg("design %d, N = %lld, captured: %s", design, (long long)ns[ni],
-                             loom_last_error());
-                assert_int_equal(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
-                for (int launch = 0; launch < 2; launch++) {
-                    assert_int_equal(cudaMemsetAsync(dY.data, 0xff, dense_bytes(&dY), stream), cudaSuccess);
-                    assert_int_equal(cudaGraphLaunch(exec, stream), cudaSuccess);
-                }
-                assert_int_equal(cudaStreamSynchronize(stream), cudaSuccess);
+                char what[64];
+                snprintf(what, sizeof what, "design %d, N = %lld, %s", design, (long long)ns[ni],
+                         d == LOOM_F64 ? "f64" : "f32");
+                run_as_graph(stream, plan, -1.25, &dX, &dY, what);
                 dense_to_host(ctx, &dY, &Y);
                 if (memcmp(Y.data, Yref.data, dense_bytes(&Y)) != 0)
-                    fail_msg("design %d, N = %lld, %s: the graph's Y differs from the reference", design,
-                             (long long)ns[ni], d == LOOM_F64 ? "f64" : "f32");
-                assert_int_equal(cudaGraphExecDestroy(exec), cudaSuccess);
-                assert_int_equal(cudaGraphDestroy(graph), cudaSuccess);
+                    fail_msg("%s: the graph's Y differs from the reference", what);
                 CHECK(loom_plan_destroy(&plan));
                 CHECK(loom_dense_free(ctx, &dX));
                 CHECK(loom_dense_free(ctx, &dY));
@@ -374,29 +384,14 @@ static void test_graph_capture_tc(void **state)
             assert_int_equal(cudaStreamSynchronize(stream), cudaSuccess);
             dense_to_host(ctx, &dY, &Ydirect);
 
-            cudaGraph_t graph;
-            cudaGraphExec_t exec;
-            assert_int_equal(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), cudaSuccess);
-            const loom_status st = loom_spmm_execute(plan, -1.5, &dX, 0.0, &dY);
-            assert_int_equal(cudaStreamEndCapture(stream, &graph), cudaSuccess);
-            if (st != LOOM_SUCCESS)
-                fail_msg("%s, N = %lld, captured: %s", combos[c].strategy, (long long)ns[ni],
-                         loom_last_error());
-            assert_int_equal(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
-            for (int launch = 0; launch < 2; launch++) {
-                assert_int_equal(cudaMemsetAsync(dY.data, 0xff, bytes, stream), cudaSuccess);
-                assert_int_equal(cudaGraphLaunch(exec, stream), cudaSuccess);
-            }
-            assert_int_equal(cudaStreamSynchronize(stream), cudaSuccess);
+            char what[96];
+            snprintf(what, sizeof what, "%s, N = %lld", combos[c].strategy, (long long)ns[ni]);
+            run_as_graph(stream, plan, -1.5, &dX, &dY, what);
             dense_to_host(ctx, &dY, &Ygraph);
             if (has_nan(&Ydirect))
-                fail_msg("%s, N = %lld: the direct run left elements unwritten", combos[c].strategy,
-                         (long long)ns[ni]);
+                fail_msg("%s: the direct run left elements unwritten", what);
             if (memcmp(Ygraph.data, Ydirect.data, bytes) != 0)
-                fail_msg("%s, N = %lld: the graph's Y differs from the direct run's",
-                         combos[c].strategy, (long long)ns[ni]);
-            assert_int_equal(cudaGraphExecDestroy(exec), cudaSuccess);
-            assert_int_equal(cudaGraphDestroy(graph), cudaSuccess);
+                fail_msg("%s: the graph's Y differs from the direct run's", what);
             CHECK(loom_plan_destroy(&plan));
             CHECK(loom_dense_free(ctx, &dX));
             CHECK(loom_dense_free(ctx, &dY));

@@ -109,6 +109,18 @@ references() {
                -e 's/.*\\fB\(loom[A-Za-z0-9_-]*\)\\f[PR](\([37]\)).*/\1.\2/p'
 }
 
+# Page $1 (named $2 in messages) has .TH, NAME and SEE ALSO, and each page
+# of loom's that it refers to exists.
+check_sections_and_references() {
+    grep -q '^\.TH ' "$1" || fail "$2: no .TH line"
+    grep -q '^\.SH NAME' "$1" || fail "$2: no NAME section"
+    grep -q '^\.SH SEE ALSO' "$1" || fail "$2: no SEE ALSO section"
+    for ref in $(references "$1"); do
+        ref_section=${ref##*.}
+        [ -f "$mandir/man$ref_section/$ref" ] || fail "$2: refers to ${ref%.*}($ref_section), which has no page"
+    done
+}
+
 # Page $2, a path relative to the folder $1, rendered from $1 by groff and
 # by man(1) without a warning; $3 names it in messages.
 check_rendering() {
@@ -135,13 +147,7 @@ for page in "$mandir"/man*/*.[1-9]; do
     if [ -n "$target" ]; then
         [ -f "$mandir/$target" ] || fail "$rel: .so $target: no such page"
     else
-        grep -q '^\.TH ' "$page" || fail "$rel: no .TH line"
-        grep -q '^\.SH NAME' "$page" || fail "$rel: no NAME section"
-        grep -q '^\.SH SEE ALSO' "$page" || fail "$rel: no SEE ALSO section"
-        for ref in $(references "$page"); do
-            ref_section=${ref##*.}
-            [ -f "$mandir/man$ref_section/$ref" ] || fail "$rel: refers to ${ref%.*}($ref_section), which has no page"
-        done
+        check_sections_and_references "$page" "$rel"
     fi
 
     # Render from the top of the man tree so that .so requests resolve.
@@ -212,13 +218,7 @@ for page in "$benchman"/*.1; do
     bench_pages=$((bench_pages + 1))
     name=$(basename "$page")
     rel=bench/man/$name
-    grep -q '^\.TH ' "$page" || fail "$rel: no .TH line"
-    grep -q '^\.SH NAME' "$page" || fail "$rel: no NAME section"
-    grep -q '^\.SH SEE ALSO' "$page" || fail "$rel: no SEE ALSO section"
-    for ref in $(references "$page"); do
-        ref_section=${ref##*.}
-        [ -f "$mandir/man$ref_section/$ref" ] || fail "$rel: refers to ${ref%.*}($ref_section), which has no page"
-    done
+    check_sections_and_references "$page" "$rel"
     for ref in $(section1_references "$page"); do
         [ -f "$benchman/$ref.1" ] || [ -f "$mandir/man1/$ref.1" ] || fail "$rel: refers to $ref(1), which has no page"
     done

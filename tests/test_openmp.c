@@ -47,13 +47,7 @@
 #include "fixed_plan.h"
 #include "oracle.h"
 #include "test_matrices.h"
-
-#define CHECK(call)                                                                              \
-    do {                                                                                         \
-        loom_status st_ = (call);                                                                \
-        if (st_ != LOOM_SUCCESS)                                                                 \
-            fail_msg("%s: %s (%s)", #call, loom_strerror(st_), loom_last_error());               \
-    } while (0)
+#include "test_operands.h"
 
 static loom_context *ctx;
 
@@ -82,27 +76,6 @@ static int teardown(void **state)
 {
     (void)state;
     return loom_context_destroy(&ctx) == LOOM_SUCCESS ? 0 : -1;
-}
-
-static size_t dense_bytes(const loom_dense *d)
-{
-    int64_t outer = d->layout == LOOM_ROW_MAJOR ? d->rows : d->cols;
-    return (size_t)(outer * d->ld) * loom_dtype_size(d->dtype);
-}
-
-/* A host dense matrix with ld = inner size + pad, every byte set. */
-static void dense_make(loom_dense *d, int64_t rows, int64_t cols, loom_layout layout,
-                       loom_dtype dtype, int64_t pad)
-{
-    int64_t ld = (layout == LOOM_ROW_MAJOR ? cols : rows) + pad;
-    if (ld < 1)
-        ld = 1;
-    int64_t outer = layout == LOOM_ROW_MAJOR ? rows : cols;
-    size_t bytes = (size_t)(outer * ld) * loom_dtype_size(dtype);
-    void *data = malloc(bytes ? bytes : 1);
-    assert_non_null(data);
-    memset(data, 0x5a, bytes);
-    CHECK(loom_dense_init(d, rows, cols, ld, layout, dtype, LOOM_MEMORY_HOST, data));
 }
 
 static void run(loom_backend_id backend, int threads, const loom_csr *A, const loom_strategy *s,
@@ -263,7 +236,7 @@ static int cmp_i32(const void *a, const void *b)
 /* Rows whose lengths follow a steep power law (a few rows of thousands of
  * non-zeros that cross many EB chunks, many of 0-3), runs of empty rows,
  * and values with full random mantissas, some exact zeros and -0. */
-static loom_csr *skewed_matrix(loom_dtype dtype, int64_t rows, int64_t cols, uint64_t seed)
+static loom_csr *steep_matrix(loom_dtype dtype, int64_t rows, int64_t cols, uint64_t seed)
 {
     uint64_t st = seed;
     int64_t *ro = malloc((size_t)(rows + 1) * sizeof *ro);
@@ -313,7 +286,7 @@ static void test_skewed_random(void **state)
     static const int64_t shapes[][2] = {{1500, 1200}, {400, 3000}, {3000, 150}};
     for (size_t m = 0; m < COUNT(shapes); m++) {
         for (int d = 0; d < 2; d++) {
-            loom_csr *A = skewed_matrix((loom_dtype)d, shapes[m][0], shapes[m][1], 31 + m);
+            loom_csr *A = steep_matrix((loom_dtype)d, shapes[m][0], shapes[m][1], 31 + m);
             char what[64];
             snprintf(what, sizeof what, "skewed %lldx%lld", (long long)shapes[m][0],
                      (long long)shapes[m][1]);
@@ -331,7 +304,7 @@ static void test_pr_wide_lanes(void **state)
     static const int widths[] = {64, 128, 256};
     static const int64_t ns[] = {1, 2, 3, 4, 8, 17, 33};
     for (int d = 0; d < 2; d++) {
-        loom_csr *A = skewed_matrix((loom_dtype)d, 700, 2500, 77 + (uint64_t)d);
+        loom_csr *A = steep_matrix((loom_dtype)d, 700, 2500, 77 + (uint64_t)d);
         unsigned k = 0;
         for (size_t w = 0; w < COUNT(widths); w++)
             for (size_t ni = 0; ni < COUNT(ns); ni++, k++) {
@@ -553,7 +526,7 @@ static void test_auto_threads_and_empty(void **state)
     }
     loom_csr_destroy(&A);
 
-    A = skewed_matrix(LOOM_F64, 500, 700, 77);
+    A = steep_matrix(LOOM_F64, 500, 700, 77);
     loom_strategy s;
     CHECK(loom_strategy_design(5, &s));
     loom_dense X, Y, Yref;

@@ -1,11 +1,11 @@
 /*
- * cuda_operands.h - the CUDA tests' operands: host dense matrices with
+ * test_operands.h - the backend tests' operands: host dense matrices with
  * padding, their device copies (padding included) and back, and random
  * sparse matrices of skewed rows.  Any failure fails the running cmocka
  * test, so the helpers return only what they made.
  */
-#ifndef LOOM_TEST_CUDA_OPERANDS_H
-#define LOOM_TEST_CUDA_OPERANDS_H
+#ifndef LOOM_TEST_OPERANDS_H
+#define LOOM_TEST_OPERANDS_H
 
 #include <setjmp.h>
 #include <stdarg.h>

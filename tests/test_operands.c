@@ -1,5 +1,5 @@
-/* cuda_operands.c - see cuda_operands.h. */
-#include "cuda_operands.h"
+/* test_operands.c - see test_operands.h. */
+#include "test_operands.h"
 
 #include <stdlib.h>
 #include <string.h>
