@@ -46,6 +46,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cerrno>
 #include <cstring>
 #include <vector>
 
@@ -723,18 +724,29 @@ int main(int argc, char **argv)
     const double copy_gbs = copy_bandwidth_gbs();
     printf("device: %s, %d SMs, %.0f MB L2; device-to-device copy %.0f GB/s (read + write)\n",
            prop.name, prop.multiProcessorCount, prop.l2CacheSize / 1048576.0, copy_gbs);
-    if (do_spgemm) {
-        FILE *csv = csv_path ? fopen(csv_path, "w") : nullptr;
+    /* Both CSVs opened before any part runs, so a bad path costs no run. */
+    FILE *csv = do_spgemm && csv_path ? fopen(csv_path, "w") : nullptr;
+    FILE *conv_csv = do_conv && conv_csv_path ? fopen(conv_csv_path, "w") : nullptr;
+    const char *unopened = do_spgemm && csv_path && !csv           ? csv_path
+                           : do_conv && conv_csv_path && !conv_csv ? conv_csv_path
+                                                                   : nullptr;
+    if (unopened) {
+        fprintf(stderr, "dual_gpu_bench: cannot write %s: %s\n", unopened, strerror(errno));
+        if (csv)
+            fclose(csv);
+        if (conv_csv)
+            fclose(conv_csv);
+        loom_context_destroy(&ctx);
+        return 1;
+    }
+    if (do_spgemm)
         spgemm_sweep(ctx, n, reps, copy_gbs, only, csv);
-        if (csv)
-            fclose(csv);
-    }
-    if (do_conv) {
-        FILE *csv = conv_csv_path ? fopen(conv_csv_path, "w") : nullptr;
-        table_iii(ctx, im_reps, conv_reps, w_sparsity, csv);
-        if (csv)
-            fclose(csv);
-    }
+    if (do_conv)
+        table_iii(ctx, im_reps, conv_reps, w_sparsity, conv_csv);
+    if (csv)
+        fclose(csv);
+    if (conv_csv)
+        fclose(conv_csv);
     loom_context_destroy(&ctx);
     return 0;
 }

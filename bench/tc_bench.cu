@@ -45,6 +45,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cerrno>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -334,6 +335,10 @@ int main(int argc, char **argv)
            "resident strips hold K <= %lld here\n",
            prop.name, prop.multiProcessorCount, dlmc.c_str(), reps, g_batches, (long long)resident_max_k);
     FILE *csv = csv_path ? fopen(csv_path, "w") : NULL;
+    if (csv_path && !csv) {
+        fprintf(stderr, "tc_bench: cannot write %s: %s\n", csv_path, strerror(errno));
+        return 1;
+    }
     if (csv)
         fprintf(csv, "matrix,sparsity,m,k,nnz,n,tc_f16_k16_us,tc_f16_k8_us,cudacore_f32_us,"
                      "cusparse_f16_us,cusparse_f32_us,cublas_f16_us,floor_bytes,"
