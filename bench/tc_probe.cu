@@ -323,7 +323,12 @@ static int run_shape(const shape *sh, int random_cases, FILE *out, const char *d
 
 int main(int argc, char **argv)
 {
-    if (argc > 2 && !strcmp(argv[1], "--selftest")) {
+    if (argc > 1 && !strcmp(argv[1], "--selftest")) {
+        if (argc < 3) {
+            fprintf(stderr, "tc_probe: --selftest needs a model, e.g. --selftest \"fused group=8 align_bits=25 "
+                            "align=rz final=rz\" [random-cases]\n");
+            return 2;
+        }
         static tc_mma_model m;
         if (tc_model_parse(argv[2], &m)) {
             fprintf(stderr, "tc_probe: cannot parse model \"%s\"\n", argv[2]);
