@@ -3,7 +3,7 @@
 # a full device (test_cuda_api).  Each exits 77 (SKIP) with "SKIP: no CUDA
 # device: <why>" where there is no GPU.  (tests/local.mk includes this file.)
 if LOOM_HAVE_CUDA
-cuda_test_helpers = tests/test_operands.c tests/test_operands.h tests/oracle.c tests/oracle.h \
+cuda_test_helpers = tests/test_operands.c tests/test_operands.h tests/test_check.h tests/oracle.c tests/oracle.h \
 	tests/test_matrices.c tests/test_matrices.h tests/fixed_plan.c tests/fixed_plan.h
 check_PROGRAMS += tests/test_cuda tests/test_cuda_api
 TESTS += tests/test_cuda tests/test_cuda_api

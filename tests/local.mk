@@ -6,7 +6,7 @@ TESTS_LDADD = lib/libloom.la $(CMOCKA_LIBS) -lm
 check_PROGRAMS += tests/test_reference tests/test_api tests/test_threads tests/test_fuzz_regressions
 TESTS += tests/test_reference tests/test_api tests/test_threads tests/test_fuzz_regressions
 tests_test_reference_SOURCES = tests/test_reference.c tests/oracle.c tests/oracle.h tests/test_matrices.c tests/test_matrices.h \
-	tests/fixed_plan.c tests/fixed_plan.h
+	tests/fixed_plan.c tests/fixed_plan.h tests/test_check.h
 tests_test_reference_CFLAGS = $(TESTS_CFLAGS)
 tests_test_reference_LDADD = $(TESTS_LDADD)
 tests_test_api_SOURCES = tests/test_api.c

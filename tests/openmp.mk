@@ -3,7 +3,7 @@
 if LOOM_HAVE_OPENMP
 check_PROGRAMS += tests/test_openmp
 TESTS += tests/test_openmp
-tests_test_openmp_SOURCES = tests/test_openmp.c tests/test_operands.c tests/test_operands.h \
+tests_test_openmp_SOURCES = tests/test_openmp.c tests/test_operands.c tests/test_operands.h tests/test_check.h \
 	tests/oracle.c tests/oracle.h \
 	tests/test_matrices.c tests/test_matrices.h tests/fixed_plan.c tests/fixed_plan.h
 tests_test_openmp_CFLAGS = $(TESTS_CFLAGS)

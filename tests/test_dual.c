@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "test_check.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,12 +24,6 @@
 
 #include "dual_util.h"
 
-#define CHECK(call) check_ok(call, #call)
-static void check_ok(loom_status st, const char *what)
-{
-    if (st != LOOM_SUCCESS)
-        fail_msg("%s: %s (%s)", what, loom_strerror(st), loom_last_error());
-}
 
 static loom_context *ctx;
 

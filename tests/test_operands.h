@@ -7,22 +7,7 @@
 #ifndef LOOM_TEST_OPERANDS_H
 #define LOOM_TEST_OPERANDS_H
 
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-
-#include <cmocka.h>
-
-#include <loom.h>
-
-/* A loom call that must succeed: else the test fails with loom's message. */
-#define CHECK(call)                                                                              \
-    do {                                                                                         \
-        loom_status st_ = (call);                                                                \
-        if (st_ != LOOM_SUCCESS)                                                                 \
-            fail_msg("%s: %s (%s)", #call, loom_strerror(st_), loom_last_error());               \
-    } while (0)
+#include "test_check.h"
 
 /* The bytes of d's buffer: its outer size times ld. */
 size_t dense_bytes(const loom_dense *d);

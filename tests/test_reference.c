@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "test_check.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,12 +26,6 @@
 #include "oracle.h"
 #include "test_matrices.h"
 
-#define CHECK(call) assert_int_equal_msg(call, #call)
-static void assert_int_equal_msg(loom_status st, const char *what)
-{
-    if (st != LOOM_SUCCESS)
-        fail_msg("%s: %s (%s)", what, loom_strerror(st), loom_last_error());
-}
 
 static loom_context *ctx;
 

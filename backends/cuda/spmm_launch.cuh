@@ -320,13 +320,13 @@ static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segment
             return e;
         if (sg->n_fix > 0) {
             /* 16 bytes of columns a thread where the slab allows (speed only) */
-            const int Vf = 16 / (int)sizeof(T);
+            constexpr int Vf = 16 / (int)sizeof(T);
             const bool vec = width % Vf == 0 && sg->slab % Vf == 0;
             const int64_t threads = sg->n_fix * (vec ? width / Vf : width);
             const int64_t fix_blocks = (threads + block_threads - 1) / block_threads;
             const int64_t *fr = sg->fix_row, *f0 = sg->fix_slot0;
-            e = vec ? launch_dependent(eb_segments_fixup_kernel<T, 16 / sizeof(T)>, fix_blocks, st, p, v,
-                                       fr, f0, sg->n_fix)
+            e = vec ? launch_dependent(eb_segments_fixup_kernel<T, Vf>, fix_blocks, st, p, v, fr, f0,
+                                       sg->n_fix)
                     : launch_dependent(eb_segments_fixup_kernel<T, 1>, fix_blocks, st, p, v, fr, f0,
                                        sg->n_fix);
             if (e != cudaSuccess)
