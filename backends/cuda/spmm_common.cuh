@@ -57,26 +57,51 @@ __device__ __forceinline__ void wait_for_previous_grid()
 #endif
 }
 
-/* The V elements at q, as one aligned vector load where they make 8 or 16
- * bytes (plain loads, cached as the carries' readers always had them). */
-template <typename T, int V>
-__device__ __forceinline__ void load_columns(const T *q, T (&o)[V])
+/* One aligned vector load of V elements, unpacked by component (taking the
+ * vector's address would put it in local memory).  RO: through the
+ * read-only path (__ldg), as X and A are read; else a plain load, as the
+ * fix-ups read the carries their walk wrote (speed only: the values are
+ * the same). */
+template <bool RO, typename U> __device__ __forceinline__ U load_via(const U *q)
 {
-    if constexpr (std::is_same<T, float>::value && V == 4) {
-        const float4 v = *reinterpret_cast<const float4 *>(q);
-        o[0] = v.x, o[1] = v.y, o[2] = v.z, o[3] = v.w;
-    } else if constexpr (std::is_same<T, float>::value && V == 2) {
-        const float2 v = *reinterpret_cast<const float2 *>(q);
-        o[0] = v.x, o[1] = v.y;
-    } else if constexpr (std::is_same<T, double>::value && V == 2) {
-        const double2 v = *reinterpret_cast<const double2 *>(q);
-        o[0] = v.x, o[1] = v.y;
-    } else {
-#pragma unroll
-        for (int i = 0; i < V; i++)
-            o[i] = q[i];
-    }
+    if constexpr (RO)
+        return __ldg(q);
+    else
+        return *q;
 }
+
+template <typename T, int V, bool RO = true> struct vector_load;
+template <typename T, bool RO> struct vector_load<T, 1, RO> {
+    static __device__ __forceinline__ void get(const T *q, T (&o)[1]) { o[0] = load_via<RO>(q); }
+};
+template <bool RO> struct vector_load<float, 2, RO> {
+    static __device__ __forceinline__ void get(const float *q, float (&o)[2])
+    {
+        const float2 v = load_via<RO>(reinterpret_cast<const float2 *>(q));
+        o[0] = v.x, o[1] = v.y;
+    }
+};
+template <bool RO> struct vector_load<float, 4, RO> {
+    static __device__ __forceinline__ void get(const float *q, float (&o)[4])
+    {
+        const float4 v = load_via<RO>(reinterpret_cast<const float4 *>(q));
+        o[0] = v.x, o[1] = v.y, o[2] = v.z, o[3] = v.w;
+    }
+};
+template <bool RO> struct vector_load<double, 2, RO> {
+    static __device__ __forceinline__ void get(const double *q, double (&o)[2])
+    {
+        const double2 v = load_via<RO>(reinterpret_cast<const double2 *>(q));
+        o[0] = v.x, o[1] = v.y;
+    }
+};
+template <bool RO> struct vector_load<double, 4, RO> { /* never launched: wider than 16 bytes */
+    static __device__ __forceinline__ void get(const double *q, double (&o)[4])
+    {
+        for (int i = 0; i < 4; i++)
+            o[i] = load_via<RO>(q + i);
+    }
+};
 
 /*
  * acc + piece(k0) + piece(k0 + 1) + ... + piece(k1 - 1), left to right, for
@@ -97,7 +122,7 @@ __device__ __forceinline__ void add_pieces_columns(T (&acc)[V], const T *base, i
 #pragma unroll
         for (int b = 0; b < batch; b++) {
             if (k + b < k1) {
-                load_columns<T, V>(base + (k + b) * stride, piece[b]);
+                vector_load<T, V, false>::get(base + (k + b) * stride, piece[b]);
             } else {
 #pragma unroll
                 for (int i = 0; i < V; i++)
@@ -156,41 +181,6 @@ template <typename T> struct eb_state {
     T *tail;          /* chunks x slab_w: piece of the row that goes on past the chunk */
     int64_t *tail_row; /* chunks: the row of tail[], or -1 */
     int64_t slab_c0, slab_w;
-};
-
-/* One aligned vector load of V elements, unpacked by component (taking the
- * vector's address would put it in local memory). */
-template <typename T, int V> struct vector_load;
-template <typename T> struct vector_load<T, 1> {
-    static __device__ __forceinline__ void get(const T *q, T (&o)[1]) { o[0] = __ldg(q); }
-};
-template <> struct vector_load<float, 2> {
-    static __device__ __forceinline__ void get(const float *q, float (&o)[2])
-    {
-        const float2 v = __ldg(reinterpret_cast<const float2 *>(q));
-        o[0] = v.x, o[1] = v.y;
-    }
-};
-template <> struct vector_load<float, 4> {
-    static __device__ __forceinline__ void get(const float *q, float (&o)[4])
-    {
-        const float4 v = __ldg(reinterpret_cast<const float4 *>(q));
-        o[0] = v.x, o[1] = v.y, o[2] = v.z, o[3] = v.w;
-    }
-};
-template <> struct vector_load<double, 2> {
-    static __device__ __forceinline__ void get(const double *q, double (&o)[2])
-    {
-        const double2 v = __ldg(reinterpret_cast<const double2 *>(q));
-        o[0] = v.x, o[1] = v.y;
-    }
-};
-template <> struct vector_load<double, 4> { /* never launched: wider than 16 bytes */
-    static __device__ __forceinline__ void get(const double *q, double (&o)[4])
-    {
-        for (int i = 0; i < 4; i++)
-            o[i] = __ldg(q + i);
-    }
 };
 
 /* One aligned vector store of V elements (the counterpart of vector_load);

@@ -518,7 +518,7 @@ __global__ void eb_segments_fixup_kernel(operands<T> p, segments_view<T> s,
     const int64_t first = __ldg(slot0 + k), end = __ldg(slot0 + k + 1);
     wait_for_previous_grid(); /* the walk wrote the carry slots */
     T r[V];
-    load_columns<T, V>(s.carry + first * s.slab_w + j, r);
+    vector_load<T, V, false>::get(s.carry + first * s.slab_w + j, r);
     add_pieces_columns<T, V>(r, s.carry + j, s.slab_w, first + 1, end);
     finish_columns<T, V>(p, __ldg(fix_row + k), s.slab_c0 + j, s.slab_c0 + width, r);
 }
