@@ -1,0 +1,24 @@
+#!/bin/bash
+# session 33 call 2: the record of main at 9ac9456 (with the vector carries
+# and fix-up of 8b3c613, which no record had), f32 then f64, after
+# test_cuda.  The benchmark matrices travel xz-compressed (the device
+# call's size limit) and are put back as .mtx.gz before the runs.
+export OUT=${OUT:-/tmp/out}; mkdir -p $OUT/c2
+R=$(pwd)/.devrun
+T0=$(date +%s); el() { echo $(( $(date +%s) - T0 )); }
+{ date -u; nvidia-smi; } > $OUT/c2/device.txt 2>&1
+mkdir -p /tmp/benchdata && for f in $R/benchdata_xz/*.xz; do
+  b=$(basename $f .xz); xz -dc $f | gzip -1 > /tmp/benchdata/$b.gz & done; wait
+ls /tmp/benchdata | wc -l
+cd /tmp && rm -rf loom-0.1.0 && tar xzf "$R/loom-0.1.0.tar.gz" && cd loom-0.1.0 || exit 1
+(./configure -q "CMOCKA_CFLAGS=-I$R/cmocka/include" "CMOCKA_LIBS=-L$R/cmocka/lib -lcmocka -Wl,-rpath,$R/cmocka/lib" &&
+  make -j16 lib/libloom.la bench/gpu_bench tests/test_cuda && make cuda-check-spills) > $OUT/c2/build.log 2>&1
+echo "build rc=$? at $(el)s"
+LOOM_CUDA_TEST_QUICK=1 timeout 60 ./tests/test_cuda > $OUT/c2/test_cuda_quick.log 2>&1
+echo "test_cuda (quick) rc=$? at $(el)s"; grep -E "PASSED|FAILED|compared" $OUT/c2/test_cuda_quick.log | tail -2
+timeout 200 ./bench/run_gpu_bench.sh . $OUT/c2/f32 --data /tmp/benchdata --dtypes f32 --budget-ms 15 > $OUT/c2/f32_console.txt 2>&1
+echo "record f32 rc=$? at $(el)s"; grep "^# f32" $OUT/c2/f32_console.txt | tail -4
+left=$(( 585 - $(el) ))
+timeout $left ./bench/run_gpu_bench.sh . $OUT/c2/f64 --data /tmp/benchdata --dtypes f64 --budget-ms 15 > $OUT/c2/f64_console.txt 2>&1
+echo "record f64 rc=$? at $(el)s"; grep "^# f64" $OUT/c2/f64_console.txt | tail -4
+cd $OUT && tar czf c2.tgz c2 && rm -rf c2
