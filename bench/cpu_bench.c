@@ -538,6 +538,28 @@ typedef struct result {
     char auto_design[64];
 } result;
 
+/* An option's value: a whole number >= 1, or a positive number of seconds;
+ * anything else stops the program with a message naming the option. */
+static long positive_long(const char *opt, const char *text)
+{
+    char *end;
+    errno = 0;
+    const long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < 1 || v > 1000000)
+        DIE("%s takes a whole number from 1 to 1000000, not '%s'", opt, text);
+    return v;
+}
+
+static double positive_double(const char *opt, const char *text)
+{
+    char *end;
+    errno = 0;
+    const double v = strtod(text, &end);
+    if (errno || end == text || *end || !(v > 0.0) || v > 3600.0)
+        DIE("%s takes a number of seconds above 0 and at most 3600, not '%s'", opt, text);
+    return v;
+}
+
 static void parse_args(int argc, char **argv, options *o)
 {
     static char data[4096];
@@ -561,19 +583,20 @@ static void parse_args(int argc, char **argv, options *o)
         else if (!strcmp(a, "--filter") && v)
             o->filter = argv[++i];
         else if (!strcmp(a, "--threads") && v)
-            o->threads = atoi(argv[++i]);
+            o->threads = (int)positive_long("--threads", argv[++i]);
         else if (!strcmp(a, "--min-time") && v)
-            o->min_time = atof(argv[++i]);
+            o->min_time = positive_double("--min-time", argv[++i]);
         else if (!strcmp(a, "--no-synthetic"))
             o->synthetic = 0;
-        else if (!strcmp(a, "--rounds") && v) {
-            o->rounds = atoi(argv[++i]);
-            o->rounds = o->rounds > 0 ? o->rounds : 1;
-        }
+        else if (!strcmp(a, "--rounds") && v)
+            o->rounds = (int)positive_long("--rounds", argv[++i]);
         else if (!strcmp(a, "--n") && v) {
             o->n_count = 0;
             for (char *p = argv[++i]; *p && o->n_count < MAX_N;) {
+                char *start = p;
                 o->n[o->n_count++] = strtoll(p, &p, 10);
+                if (p == start || o->n[o->n_count - 1] < 1)
+                    DIE("--n takes a comma-separated list of column counts of at least 1");
                 if (*p == ',')
                     p++;
                 else if (*p)
@@ -589,8 +612,6 @@ static void parse_args(int argc, char **argv, options *o)
             exit(help ? 0 : 2);
         }
     }
-    if (o->threads < 1)
-        DIE("--threads must be at least 1");
 }
 
 /* Geometric means over the real matrices per N of best-peer time and each
