@@ -5,8 +5,10 @@ if LOOM_HAVE_OPENMP
 if LOOM_ENABLE_BENCH
 noinst_PROGRAMS += bench/cpu_bench
 else
-EXTRA_PROGRAMS += bench/cpu_bench
+# built by `make check` too, for tests/test_bench_options.sh
+check_PROGRAMS += bench/cpu_bench
 endif
+TESTS += tests/test_bench_options.sh
 bench_cpu_bench_SOURCES = bench/cpu_bench.c bench/synthetic_inputs.c bench/synthetic_inputs.h
 EXTRA_bench_cpu_bench_SOURCES = bench/eigen_peer.cpp bench/eigen_peer.h
 bench_cpu_bench_CPPFLAGS = $(AM_CPPFLAGS) $(HWLOC_CFLAGS)
@@ -23,7 +25,7 @@ endif
 bench_programs = bench/cpu_bench
 endif
 
-EXTRA_DIST += bench/results/README.md
+EXTRA_DIST += bench/results/README.md tests/test_bench_options.sh
 # tee with the command's status, for run_gpu_bench.sh and run_dual_bench.sh
 EXTRA_DIST += bench/tee_status.sh
 # The benchmark programs' manual pages (`man -l bench/man/gpu_bench.1`):
