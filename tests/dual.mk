@@ -6,7 +6,8 @@ TESTS += tests/test_dual tests/test_dual_cuda
 tests_test_dual_SOURCES = tests/test_dual.c tests/dual_util.c tests/dual_util.h tests/test_check.h
 tests_test_dual_CFLAGS = $(TESTS_CFLAGS)
 tests_test_dual_LDADD = $(TESTS_LDADD)
-tests_test_dual_cuda_SOURCES = tests/test_dual_cuda.c tests/dual_util.c tests/dual_util.h tests/test_check.h
+tests_test_dual_cuda_SOURCES = tests/test_dual_cuda.c tests/dual_util.c tests/dual_util.h tests/test_check.h \
+	tests/test_operands.c tests/test_operands.h tests/test_matrices.c tests/test_matrices.h
 tests_test_dual_cuda_CFLAGS = $(TESTS_CFLAGS)
 tests_test_dual_cuda_LDADD = $(TESTS_LDADD)
 EXTRA_DIST += data/dlmc/rn50_mp0.98_bottleneck_1_block_group1_1_1.smtx.gz \

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "dual_util.h"
+#include "test_operands.h"
 
 
 static loom_context *ctx;     /* backend AUTO */
@@ -83,37 +84,16 @@ static void gemm_run(loom_backend_id id, const loom_bitmap *A, const loom_bitmap
                      double beta, loom_dense *C, bool device)
 {
     loom_dense dC = *C;
-    if (device) {
-        /* The same padded span on the device. */
-        void *p = NULL;
-        loom_dense big;
-        int64_t outer = C->layout == LOOM_ROW_MAJOR ? C->rows : C->cols;
-        if (C->layout == LOOM_ROW_MAJOR)
-            CHECK(loom_dense_alloc(ctx, &big, outer, C->ld, LOOM_ROW_MAJOR, C->dtype,
-                                   LOOM_MEMORY_DEVICE));
-        else
-            CHECK(loom_dense_alloc(ctx, &big, C->ld, outer, LOOM_COL_MAJOR, C->dtype,
-                                   LOOM_MEMORY_DEVICE));
-        p = big.data;
-        loom_dense hostbig = big;
-        hostbig.memory = LOOM_MEMORY_HOST;
-        hostbig.data = C->data;
-        CHECK(loom_dense_copy(ctx, &hostbig, &big));
-        dC = *C;
-        dC.memory = LOOM_MEMORY_DEVICE;
-        dC.data = p;
-        loom_dual_gemm_plan *plan = NULL;
-        CHECK(loom_dual_gemm_plan_create(ctx, &plan, A, B, &dC, id));
-        CHECK(loom_dual_gemm_execute(plan, alpha, beta, &dC));
-        CHECK(loom_dual_gemm_plan_destroy(&plan));
-        CHECK(loom_dense_copy(ctx, &big, &hostbig));
-        CHECK(loom_dense_free(ctx, &big));
-        return;
-    }
+    if (device) /* the same padded span on the device */
+        dense_to_device(ctx, C, &dC);
     loom_dual_gemm_plan *plan = NULL;
     CHECK(loom_dual_gemm_plan_create(ctx, &plan, A, B, &dC, id));
     CHECK(loom_dual_gemm_execute(plan, alpha, beta, &dC));
     CHECK(loom_dual_gemm_plan_destroy(&plan));
+    if (device) {
+        dense_to_host(ctx, &dC, C);
+        CHECK(loom_dense_free(ctx, &dC));
+    }
 }
 
 /* The GEMM's configurations (LOOM_DUAL_CUDA_KERNEL, _TILE, _WALK; NULL
