@@ -480,6 +480,18 @@ static void explain_plan(const loom_csr *dA, const char *design, int64_t n, char
     CHECK(loom_dense_free(ctx, &Y));
 }
 
+/* That plan's explanation holds `words` (said true) or not (said false);
+ * else the test fails with the explanation and `why`. */
+static void plan_says(const loom_csr *dA, const char *design, int64_t n, const char *words, bool said,
+                      const char *why)
+{
+    char text[4096];
+    explain_plan(dA, design, n, text, sizeof text);
+    if ((strstr(text, words) != NULL) != said)
+        fail_msg("%s at N = %lld (%s): the plan %s \"%s\":\n%s", design, (long long)n, why,
+                 said ? "does not say" : "says", words, text);
+}
+
 /* A rows x cols matrix of rows about `density` full: lengths spread
  * +-25% round it, two empty rows, one full row and one of a single
  * non-zero (test_matrix_with_lengths: sorted columns, values with +-0). */
@@ -521,13 +533,8 @@ static void test_ktile(void **state)
     for (int d = 0; d < dtypes_to_run(); d++) {
         loom_csr *A = dense_ish_matrix((loom_dtype)d, 300, 1500, 0.25, 71 + d), *dA = NULL;
         CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, &dA));
-        char text[4096];
-        explain_plan(dA, "rb-rm-sr:vdl,csc", 512, text, sizeof text);
-        if (!strstr(text, "K-tiles"))
-            fail_msg("a 25%% matrix at N = 512, yet the plan says:\n%s", text);
-        explain_plan(dA, "rb-rm-sr:vdl,csc", 256, text, sizeof text);
-        if (strstr(text, "K-tiles"))
-            fail_msg("N = 256, yet the plan says:\n%s", text);
+        plan_says(dA, "rb-rm-sr:vdl,csc", 512, "K-tiles", true, "a 25% matrix");
+        plan_says(dA, "rb-rm-sr:vdl,csc", 256, "K-tiles", false, "N below 512");
         for (size_t ni = 0; ni < COUNT(ns); ni++)
             for (int pad = 0; pad <= 1; pad++, c++) {
                 loom_strategy s;
@@ -540,10 +547,7 @@ static void test_ktile(void **state)
     }
     loom_csr *B = dense_ish_matrix(LOOM_F32, 200, 4000, 0.05, 79), *dB = NULL;
     CHECK(loom_csr_copy(ctx, B, LOOM_MEMORY_DEVICE, &dB));
-    char text[4096];
-    explain_plan(dB, "rb-rm-sr:vdl,csc", 512, text, sizeof text);
-    if (strstr(text, "K-tiles"))
-        fail_msg("a 5%% matrix, yet the plan says:\n%s", text);
+    plan_says(dB, "rb-rm-sr:vdl,csc", 512, "K-tiles", false, "a 5% matrix");
     destroy_both(&B, &dB);
 }
 
@@ -559,21 +563,14 @@ static void test_column_order(void **state)
     (void)state;
     static const int64_t ns[] = {256, 300};
     static const int64_t chunks[] = {128, 100};
-    static const char *const not_there[][2] = {{"eb-rm-sr:chunk=128,vdl,csc", "128"},
-                                              {"eb-rm-sr:chunk=1024,vdl,csc", "256"}};
     unsigned c = 0;
     for (int d = 0; d < dtypes_to_run(); d++) {
         loom_csr *A = dense_ish_matrix((loom_dtype)d, 300, 1500, 0.25, 171 + d), *dA = NULL;
         CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, &dA));
-        char text[4096];
-        explain_plan(dA, "eb-rm-sr:chunk=128,vdl,csc", 256, text, sizeof text);
-        if (!strstr(text, "order of their first column"))
-            fail_msg("rows of three chunks at N = 256, yet the plan says:\n%s", text);
-        for (size_t k = 0; k < COUNT(not_there); k++) {
-            explain_plan(dA, not_there[k][0], atoll(not_there[k][1]), text, sizeof text);
-            if (strstr(text, "order of their first column"))
-                fail_msg("%s at N = %s, yet the plan says:\n%s", not_there[k][0], not_there[k][1], text);
-        }
+        const char *order = "order of their first column";
+        plan_says(dA, "eb-rm-sr:chunk=128,vdl,csc", 256, order, true, "rows of three chunks");
+        plan_says(dA, "eb-rm-sr:chunk=128,vdl,csc", 128, order, false, "N below 256");
+        plan_says(dA, "eb-rm-sr:chunk=1024,vdl,csc", 256, order, false, "rows under a chunk");
         for (size_t ni = 0; ni < COUNT(ns); ni++)
             for (size_t ci = 0; ci < COUNT(chunks); ci++)
                 for (int tile_major = 0; tile_major <= 1; tile_major++, c++) {
