@@ -549,21 +549,27 @@ static bool column_order(const loom_plan *plan)
 }
 
 /* The short segments in the order of their first column (column_order),
- * from a copy of A's column indices made for the while. */
+ * from A's column indices: read in place where A is in host memory, else
+ * from a host copy made for the while. */
 static loom_status order_short_by_column(const loom_plan *plan, int64_t *row, int64_t *begin,
                                          int64_t *slot, int64_t count, const int64_t *ro)
 {
     const loom_csr *A = plan->A;
-    int32_t *ci = loom__malloc((size_t)(A->nnz > 0 ? A->nnz : 1) * sizeof *ci);
-    if (!ci)
-        return loom__error(LOOM_ERR_OUT_OF_MEMORY,
-                           "cuda plan: out of host memory for the column order of EB segments");
-    loom_status st = loomcu_status(
-        cudaMemcpy(ci, A->col_indices, (size_t)A->nnz * sizeof *ci, cudaMemcpyDefault),
-        "reading A's column indices for the column order of EB segments");
-    if (st != LOOM_SUCCESS) {
-        loom__free(ci);
-        return st;
+    const int32_t *ci = A->col_indices;
+    int32_t *copy = NULL;
+    if (A->memory != LOOM_MEMORY_HOST) {
+        copy = loom__malloc((size_t)(A->nnz > 0 ? A->nnz : 1) * sizeof *copy);
+        if (!copy)
+            return loom__error(LOOM_ERR_OUT_OF_MEMORY,
+                               "cuda plan: out of host memory for the column order of EB segments");
+        loom_status st = loomcu_status(
+            cudaMemcpy(copy, A->col_indices, (size_t)A->nnz * sizeof *copy, cudaMemcpyDefault),
+            "reading A's column indices for the column order of EB segments");
+        if (st != LOOM_SUCCESS) {
+            loom__free(copy);
+            return st;
+        }
+        ci = copy;
     }
     int64_t *key = loom__malloc((size_t)(count > 0 ? count : 1) * sizeof *key);
     bool ok = key != NULL;
@@ -571,7 +577,7 @@ static loom_status order_short_by_column(const loom_plan *plan, int64_t *row, in
         key[i] = A->cols - (begin[i] < ro[row[i] + 1] ? ci[begin[i]] : -1);
     ok = ok && order_segments(row, begin, slot, count, key);
     loom__free(key);
-    loom__free(ci);
+    loom__free(copy);
     return ok ? LOOM_SUCCESS
               : loom__error(LOOM_ERR_OUT_OF_MEMORY,
                             "cuda plan: out of host memory for the column order of EB segments");
