@@ -10,7 +10,8 @@ import sys, importlib.machinery, importlib.util, glob, random, csv, math
 p=os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'select_eval.py')
 spec=importlib.util.spec_from_file_location('se', p); se=importlib.util.module_from_spec(spec); spec.loader.exec_module(se)
 lt=se.lt
-import argparse
+if len(sys.argv) != 3 or not all(os.path.isfile(f) for f in sys.argv[1:]):
+    sys.exit("usage: score_by_group.py SWEEP.csv.gz SELECT.csv (two existing files)")
 sweep, select, folds = sys.argv[1], sys.argv[2], 5
 class A: pass
 args=A(); args.trees=100; args.depth=4; args.rate=0.1; args.min_leaf=5; args.margin=0.1; args.lightgbm=False
