@@ -238,20 +238,7 @@ static int cmp_i32(const void *a, const void *b)
  * and values with full random mantissas, some exact zeros and -0. */
 static loom_csr *steep_matrix(loom_dtype dtype, int64_t rows, int64_t cols, uint64_t seed)
 {
-    uint64_t st = seed;
-    int64_t *ro = malloc((size_t)(rows + 1) * sizeof *ro);
-    assert_non_null(ro);
-    ro[0] = 0;
-    for (int64_t i = 0; i < rows; i++) {
-        double u = (double)((test_rand(&st) >> 11) + 1) * 0x1.0p-53;
-        int64_t len = (int64_t)(0.7 / (u * u)) % (cols + 1);
-        if ((i / 37) % 5 == 4)
-            len = 0; /* runs of empty rows */
-        ro[i + 1] = ro[i] + len;
-    }
-    loom_csr *A = test_matrix_with_lengths(ctx, dtype, rows, cols, ro, &st);
-    assert_non_null(A);
-    return A;
+    return skewed_matrix_capped(ctx, dtype, rows, cols, cols, -1, 0, 0, seed);
 }
 
 /* An R-MAT-like input (bench/cpu_bench's power-law graphs): about two

@@ -59,8 +59,9 @@ void dense_to_host(loom_context *ctx, const loom_dense *dev, loom_dense *host)
     CHECK(loom_dense_copy(ctx, &whole, &hw));
 }
 
-loom_csr *skewed_matrix(loom_context *ctx, loom_dtype dtype, int64_t rows, int64_t cols,
-                        int64_t long_row, int64_t long_len, int empty_percent, uint64_t seed)
+loom_csr *skewed_matrix_capped(loom_context *ctx, loom_dtype dtype, int64_t rows, int64_t cols,
+                               int64_t max_len, int64_t long_row, int64_t long_len,
+                               int empty_percent, uint64_t seed)
 {
     uint64_t st = seed;
     int64_t *ro = malloc((size_t)(rows + 1) * sizeof *ro);
@@ -68,8 +69,8 @@ loom_csr *skewed_matrix(loom_context *ctx, loom_dtype dtype, int64_t rows, int64
     ro[0] = 0;
     for (int64_t i = 0; i < rows; i++) {
         double u = (double)((test_rand(&st) >> 11) + 1) * 0x1.0p-53;
-        int64_t len = (int64_t)(0.7 / (u * u)) % (cols / 4 + 1);
-        if ((int)(test_rand(&st) % 100) < empty_percent || (i / 37) % 5 == 4)
+        int64_t len = (int64_t)(0.7 / (u * u)) % (max_len + 1);
+        if ((empty_percent > 0 && (int)(test_rand(&st) % 100) < empty_percent) || (i / 37) % 5 == 4)
             len = 0;
         if (i == long_row)
             len = long_len;
@@ -78,4 +79,11 @@ loom_csr *skewed_matrix(loom_context *ctx, loom_dtype dtype, int64_t rows, int64
     loom_csr *A = test_matrix_with_lengths(ctx, dtype, rows, cols, ro, &st);
     assert_non_null(A);
     return A;
+}
+
+loom_csr *skewed_matrix(loom_context *ctx, loom_dtype dtype, int64_t rows, int64_t cols,
+                        int64_t long_row, int64_t long_len, int empty_percent, uint64_t seed)
+{
+    return skewed_matrix_capped(ctx, dtype, rows, cols, cols / 4, long_row, long_len, empty_percent,
+                                seed);
 }

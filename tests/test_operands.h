@@ -24,9 +24,15 @@ void dense_to_device(loom_context *ctx, const loom_dense *host, loom_dense *dev)
 /* All of dev's bytes, padding included, into host (of the same shape). */
 void dense_to_host(loom_context *ctx, const loom_dense *dev, loom_dense *host);
 
-/* Random skewed rows: row `long_row` has long_len non-zeros, a fraction of
- * the rows are empty (runs of them), the rest power-law lengths; values
- * with full random mantissas, some exact zeros and -0 (f32 or f64). */
+/* Random skewed rows: row `long_row` has long_len non-zeros (none: -1),
+ * empty_percent of the rows are empty besides runs of empty ones, the rest
+ * power-law lengths of at most max_len; values with full random mantissas,
+ * some exact zeros and -0 (f32 or f64). */
+loom_csr *skewed_matrix_capped(loom_context *ctx, loom_dtype dtype, int64_t rows, int64_t cols,
+                               int64_t max_len, int64_t long_row, int64_t long_len,
+                               int empty_percent, uint64_t seed);
+
+/* The same with lengths of at most a quarter of the columns. */
 loom_csr *skewed_matrix(loom_context *ctx, loom_dtype dtype, int64_t rows, int64_t cols,
                         int64_t long_row, int64_t long_len, int empty_percent, uint64_t seed);
 
