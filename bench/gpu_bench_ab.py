@@ -5,7 +5,7 @@
 
 Each side may give several runs (interleave them: A, B, A, B); a
 candidate's time on a side is its fastest median over that side's runs.
-Prints, per matrix and N, the best loom design's time on each side and
+Prints, per dtype, matrix and N, the best loom design's time on each side and
 their ratio (A / B: above 1 means B is faster), the geometric mean of the
 ratio by N, the same per candidate design, and A's run-to-run spread
 (where A has two runs) as a guide to the noise.  The selectors' rows
@@ -23,7 +23,8 @@ def load(path):
         for r in csv.DictReader(f):
             if r["impl"] != "loom" or r["config"].split("=")[0] in ("rules", "auto", "tune"):
                 continue
-            times[(r["matrix"], int(r["n"]), r["config"])] = float(r["median_us"])
+            # the dtype leads the name: a run of f32 and f64 keeps both
+            times[(r["dtype"] + " " + r["matrix"], int(r["n"]), r["config"])] = float(r["median_us"])
     return times
 
 
