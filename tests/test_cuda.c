@@ -586,6 +586,45 @@ static void test_column_order(void **state)
     }
 }
 
+/* EB + SR's long segments walked first in the short ones' vector shape,
+ * the plan's choice at N >= 32 where chunks x N >= 3e5 (cuda_plan.c
+ * long_segments_vector): 3000 x 3000 at 10% (about 900K non-zeros, rows
+ * of 225-375 and two empty, a full one, one of a single non-zero), chunks
+ * of 256 and 128 (pieces past the long threshold of 16 and 128), N = 48,
+ * 100 and 130 (a partial tile), both Y layouts, alpha and beta; the
+ * explanation must show the choice there and not with chunks of 1024 or
+ * at N = 24.  Not under LOOM_CUDA_TEST_QUICK (the reference's 1e8 fmas a
+ * case are slow under the sanitizers). */
+static void test_long_vector(void **state)
+{
+    (void)state;
+    if (quick) {
+        printf("# long segments in the vector shape: skipped in the quick suite\n");
+        return;
+    }
+    static const struct {
+        int64_t chunk, n;
+    } cases[] = {{256, 100}, {256, 130}, {128, 48}, {128, 24}};
+    unsigned c = 0;
+    for (int d = 0; d < dtypes_to_run(); d++) {
+        loom_csr *A = dense_ish_matrix((loom_dtype)d, 3000, 3000, 0.10, 271 + d), *dA = NULL;
+        CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, &dA));
+        const char *shape = "in the short ones' vector shape";
+        plan_says(dA, "eb-rm-sr:chunk=256,vdl,csc", 100, shape, true, "3500 chunks x 100 columns");
+        plan_says(dA, "eb-rm-sr:chunk=1024,vdl,csc", 100, shape, false, "880 chunks x 100 columns");
+        plan_says(dA, "eb-rm-sr:chunk=128,vdl,csc", 24, shape, false, "N below 32");
+        for (size_t i = 0; i < COUNT(cases); i++, c++) {
+            loom_strategy s;
+            CHECK(loom_strategy_parse(c % 2 ? "eb-rm-sr:vdl,csc" : "eb-rm-sr:vdl,csc,tile-major", &s));
+            s.chunk = cases[i].chunk;
+            check_case(A, dA, &s, cases[i].n, LOOM_ROW_MAJOR, c % 3 ? LOOM_ROW_MAJOR : LOOM_COL_MAJOR,
+                       0, c % 2 ? 1.5 : -0.75, c % 4 < 2 ? 0.0 : 0.5, 2700 + c,
+                       "EB + SR, long segments in the vector shape");
+        }
+        destroy_both(&A, &dA);
+    }
+}
+
 /* No non-zeros at all, under every design. */
 static void test_empty_matrix(void **state)
 {
@@ -621,6 +660,7 @@ int main(void)
         cmocka_unit_test(test_narrow_slabs),
         cmocka_unit_test(test_ktile),
         cmocka_unit_test(test_column_order),
+        cmocka_unit_test(test_long_vector),
         cmocka_unit_test(test_pr_deep),
         cmocka_unit_test(test_pr_wide_lanes),
         cmocka_unit_test(test_wide_small_n),

@@ -256,9 +256,11 @@ static void explain_segments(const loom_plan *plan, const loomcu_eb_segments *sg
     if (!loomcu_narrow_n(n)) {
         snprintf(buf, len,
                  "cuda: EB + SR as segments: %" PRId64 " long (more than %" PRId64
-                 " non-zeros, a column a lane) and %" PRId64 " short%s, in slabs of %" PRId64
+                 " non-zeros, %s) and %" PRId64 " short%s, in slabs of %" PRId64
                  " columns; %" PRId64 " rows cross chunks (carries and a fix-up)",
-                 sg->n_long, sg->long_threshold, sg->n_short,
+                 sg->n_long, sg->long_threshold,
+                 sg->long_vector ? "walked first, in the short ones' vector shape" : "a column a lane",
+                 sg->n_short,
                  sg->column_order ? " in the order of their first column (rows of several chunks)"
                                   : "",
                  sg->slab, sg->n_fix);

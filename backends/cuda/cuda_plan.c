@@ -612,6 +612,31 @@ static bool pairs_fit_l2(const loom_plan *plan)
     return pair_bytes <= 0.5 * device_l2_bytes(plan);
 }
 
+/*
+ * Where the long segments walk with the short ones' G x V shape (vector
+ * loads of V columns, 16 registers of x ahead) instead of their own (a
+ * column a lane, scalar loads, 16 pairs ahead).  The own shape keeps a
+ * long piece's chain of batches short; the vector one issues about a
+ * third of the instructions a pair, which pays once the work is large
+ * against one chain: N >= 32 and chunks x N >= 3e5.  On an H200
+ * (bench/results/cuda-2026-11-28-h200-record-s34/, call 4; f32, EB + SR
+ * chunks 256, 512, 1024, 41 inputs, N = 8..512): where the rule holds, 1.07x
+ * in geometric mean over 67 (input, N, chunk) cases, none below 0.995
+ * (R-MAT 1e7 1.07-1.19x at N = 32..512, 1e8 1.10-1.16x, DLMC rn50 layers
+ * at N = 256-512 1.26-1.56x); below it the vector shape lost up to 3x
+ * (small inputs: a 1024-pair piece's chain sets the time).  Ncu there
+ * (call 3, R-MAT 1e7, N = 512): the walk was issue-bound, not
+ * memory-bound.  Speed only: the same pieces, each summed in order.
+ */
+#define LONG_VECTOR_MIN_N 32
+#define LONG_VECTOR_MIN_CHUNK_COLUMNS 3e5
+
+static bool long_segments_vector(const loom_plan *plan)
+{
+    const double chunks = (double)plan->A->nnz / (double)plan->strategy.chunk;
+    return plan->n >= LONG_VECTOR_MIN_N && chunks * (double)plan->n >= LONG_VECTOR_MIN_CHUNK_COLUMNS;
+}
+
 /* Whether row [b, e) of chunks c0..c1 is swept (sweeps_short_rows): empty,
  * or one piece of at most threshold non-zeros. */
 static bool swept_row(int64_t b, int64_t e, int64_t c0, int64_t c1, int64_t threshold)
@@ -728,6 +753,7 @@ static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *s
     sg->sweep_rows = sweep ? m : 0;
     sg->long_threshold = threshold;
     sg->cache_pairs = sweep && pairs_fit_l2(plan);
+    sg->long_vector = !sweep && long_segments_vector(plan);
     sg->n_fix = n_fix;
     sg->slab = segment_slab(plan, slots);
     const size_t elem = loom_dtype_size(plan->dtype);

@@ -288,6 +288,10 @@ static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segment
     v.chunk = chunk;
     v.carry = (T *)sg->carry;
     v.tile_major = tile_major;
+    if (sg->long_vector) { /* the long segments first, in the short walk's shape */
+        v.n_short += v.n_long;
+        v.n_long = 0;
+    }
     for (int64_t c0 = 0; c0 < p.n; c0 += sg->slab) {
         v.slab_c0 = c0;
         v.slab_w = sg->slab;
