@@ -155,7 +155,8 @@ loom_status loom_csr_destroy(loom_csr **A)
 }
 
 /* Copy the three arrays to (or from) device memory through the device backend. */
-static loom_status copy_arrays(const loom_backend *dev, const loom_csr *src, loom_csr *dst)
+static loom_status copy_arrays(const loom_backend *dev, const loom_csr *src, loom_csr *dst,
+                               void *stream)
 {
     size_t sizes[3] = {((size_t)src->rows + 1) * sizeof(int64_t),
                        (size_t)src->nnz * sizeof(int32_t),
@@ -174,7 +175,7 @@ static loom_status copy_arrays(const loom_backend *dev, const loom_csr *src, loo
         if (st != LOOM_SUCCESS)
             return st;
         if (dev)
-            st = dev->mem_copy(*to[k], dst->memory, from[k], src->memory, sizes[k]);
+            st = dev->mem_copy(*to[k], dst->memory, from[k], src->memory, sizes[k], stream);
         else
             memcpy(*to[k], from[k], sizes[k]);
         if (st != LOOM_SUCCESS)
@@ -212,7 +213,7 @@ loom_status loom_csr_copy(loom_context *ctx, const loom_csr *A, loom_memory memo
     m->host_row_offsets = NULL;
     m->memory = memory;
     m->owner = *ctx;
-    st = copy_arrays(dev, A, m);
+    st = copy_arrays(dev, A, m, ctx->stream);
     if (st == LOOM_SUCCESS && memory == LOOM_MEMORY_DEVICE) {
         size_t bytes = ((size_t)A->rows + 1) * sizeof(int64_t);
         const int64_t *host = A->memory == LOOM_MEMORY_HOST ? A->row_offsets : A->host_row_offsets;

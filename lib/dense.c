@@ -162,7 +162,7 @@ loom_status loom_dense_copy(loom_context *ctx, const loom_dense *src, loom_dense
     size_t elements = 0;
     dense_span(src, &elements);
     return dev->mem_copy(dst->data, dst->memory, src->data, src->memory,
-                         elements * loom_dtype_size(src->dtype));
+                         elements * loom_dtype_size(src->dtype), ctx->stream);
 }
 
 /* splitmix64: a small, well-mixed, seedable generator. */

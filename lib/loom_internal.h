@@ -89,8 +89,10 @@ struct loom_backend {
     /* Device memory; NULL for backends that only use host memory. */
     loom_status (*mem_alloc)(void **ptr, size_t bytes);
     loom_status (*mem_free)(void *ptr);
+    /* A copy queued on `stream` (the context's: after the work queued there
+     * before) and complete when it returns. */
     loom_status (*mem_copy)(void *dst, loom_memory dst_memory, const void *src,
-                            loom_memory src_memory, size_t bytes);
+                            loom_memory src_memory, size_t bytes, void *stream);
     /* Human-readable hardware summary for `loom info --hardware`; may be NULL. */
     loom_status (*describe_hardware)(char *buf, size_t len);
     /* The accelerator's properties that selection reads (SMs, L2, memory

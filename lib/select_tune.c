@@ -298,7 +298,8 @@ static loom_status scratch_alloc(const loom_plan *p, const loom_dense *caller_x,
     }
     loom_status st = s->mem->mem_alloc(&s->X.data, xb);
     if (st == LOOM_SUCCESS)
-        st = s->mem->mem_copy(s->X.data, LOOM_MEMORY_DEVICE, hx.data, LOOM_MEMORY_HOST, xb);
+        st = s->mem->mem_copy(s->X.data, LOOM_MEMORY_DEVICE, hx.data, LOOM_MEMORY_HOST, xb,
+                              p->ctx.stream);
     loom__free(hx.data);
     return st;
 }
@@ -343,7 +344,7 @@ static loom_status time_runs(loom_plan *t, scratch *s, int runs, double *ms)
         if (st == LOOM_SUCCESS && s->mem) {
             char one[8];
             st = s->mem->mem_copy(one, LOOM_MEMORY_HOST, s->Y.data, LOOM_MEMORY_DEVICE,
-                                  loom_dtype_size(t->dtype));
+                                  loom_dtype_size(t->dtype), t->ctx.stream);
         }
         if (st != LOOM_SUCCESS)
             return st;

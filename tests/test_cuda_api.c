@@ -1,8 +1,9 @@
 /*
  * test_cuda_api.c - the CUDA backend's device-memory API paths: a plan on
- * a stream of the caller's, loom_spmm_execute captured into a CUDA graph
- * (the CUDA-core designs against the reference bit for bit, the
- * tensor-core ones against a direct run of the same plan), CUDA errors as
+ * a stream of the caller's (the copies in and out ordered with it),
+ * loom_spmm_execute captured into a CUDA graph (the CUDA-core designs
+ * against the reference bit for bit, the tensor-core ones against a
+ * direct run of the same plan), CUDA errors as
  * loom statuses with CUDA's message, and plans made while the device's
  * memory is taken.
  *
@@ -86,6 +87,61 @@ static void test_stream(void **state)
         loom_csr_destroy(&dA);
         cases_run++;
     }
+    loom_csr_destroy(&A);
+    CHECK(loom_context_set_stream(ctx, NULL));
+    assert_int_equal(cudaStreamDestroy(stream), cudaSuccess);
+}
+
+/*
+ * loom_csr_copy and loom_dense_copy on a context whose stream is the
+ * caller's (non-blocking) are ordered with the products queued there: A
+ * and X copied in, Y poisoned and the product queued, Y copied back, with
+ * no synchronization of the test's own in between, three times.  Copies on
+ * the legacy default stream, which such a stream does not wait for, could
+ * read Y before the product wrote it (NaN) or hand the product an X still
+ * landing.  About 2.4M non-zeros at N = 64 (74K in the quick suite), so
+ * that the product lasts long enough for an early copy to show; Y must be
+ * the reference's bits.
+ */
+static void test_copies_on_stream(void **state)
+{
+    (void)state;
+    cudaStream_t stream;
+    assert_int_equal(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+    CHECK(loom_context_set_stream(ctx, stream));
+    const int64_t m = quick ? 3000 : 30000, n = 64;
+    loom_csr *A = skewed_matrix(ctx, LOOM_F32, m, m, 7, m / 4, 10, 97), *dA = NULL;
+    loom_strategy s;
+    CHECK(loom_strategy_parse("rb-rm-sr:vdl,csc", &s));
+    loom_dense X, Y, Yref, dX, dY;
+    dense_make(&X, m, n, LOOM_ROW_MAJOR, LOOM_F32, 0);
+    dense_make(&Y, m, n, LOOM_ROW_MAJOR, LOOM_F32, 0);
+    dense_make(&Yref, m, n, LOOM_ROW_MAJOR, LOOM_F32, 0);
+    CHECK(loom_dense_fill_random(&X, 11));
+    dense_poison(&Yref);
+    run(LOOM_BACKEND_REFERENCE, A, &s, 1.0, &X, 0.0, &Yref, 0);
+    CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, &dA));
+    loom_plan *plan = NULL;
+    CHECK(loom_dense_alloc(ctx, &dX, m, n, LOOM_ROW_MAJOR, LOOM_F32, LOOM_MEMORY_DEVICE));
+    CHECK(loom_dense_alloc(ctx, &dY, m, n, LOOM_ROW_MAJOR, LOOM_F32, LOOM_MEMORY_DEVICE));
+    CHECK(fixed_plan(ctx, LOOM_BACKEND_CUDA, dA, &s, &dX, &dY, &plan));
+    for (int round = 0; round < 3; round++) {
+        CHECK(loom_dense_copy(ctx, &X, &dX));
+        assert_int_equal(cudaMemsetAsync(dY.data, 0xff, dense_bytes(&dY), stream), cudaSuccess);
+        CHECK(loom_spmm_execute(plan, 1.0, &dX, 0.0, &dY));
+        dense_poison(&Y);
+        CHECK(loom_dense_copy(ctx, &dY, &Y));
+        if (memcmp(Y.data, Yref.data, dense_bytes(&Y)) != 0)
+            fail_msg("round %d: Y copied back on the context's stream is not the product's", round);
+        cases_run++;
+    }
+    CHECK(loom_plan_destroy(&plan));
+    CHECK(loom_dense_free(ctx, &dX));
+    CHECK(loom_dense_free(ctx, &dY));
+    free(X.data);
+    free(Y.data);
+    free(Yref.data);
+    loom_csr_destroy(&dA);
     loom_csr_destroy(&A);
     CHECK(loom_context_set_stream(ctx, NULL));
     assert_int_equal(cudaStreamDestroy(stream), cudaSuccess);
@@ -553,6 +609,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plans_without_device_memory), /* first: see there */
         cmocka_unit_test(test_stream),
+        cmocka_unit_test(test_copies_on_stream),
         cmocka_unit_test(test_graph_capture),
         cmocka_unit_test(test_graph_capture_tc),
         cmocka_unit_test(test_errors),

@@ -74,8 +74,19 @@ static loom_status cuda_mem_free(void *ptr)
     return loomcu_free(ptr);
 }
 
+/*
+ * On the context's stream, then waited for: a plain cudaMemcpy runs on the
+ * legacy default stream, which a stream made with cudaStreamNonBlocking
+ * does not wait for (nor it for that one).  There a copy to the device
+ * from pageable memory could still be landing when the next kernel on the
+ * caller's stream ran, and a copy back could read Y before the product
+ * queued on that stream had written it.  (test_cuda_api's graph test once
+ * found a direct run's Y unlike the graph's, on an H200: the likely
+ * cause, as its copies ran on the legacy stream and its products on one
+ * of those.)
+ */
 static loom_status cuda_mem_copy(void *dst, loom_memory dst_memory, const void *src,
-                                 loom_memory src_memory, size_t bytes)
+                                 loom_memory src_memory, size_t bytes, void *stream)
 {
     if (bytes == 0)
         return LOOM_SUCCESS;
@@ -83,7 +94,11 @@ static loom_status cuda_mem_copy(void *dst, loom_memory dst_memory, const void *
         src_memory == LOOM_MEMORY_HOST
             ? (dst_memory == LOOM_MEMORY_HOST ? cudaMemcpyHostToHost : cudaMemcpyHostToDevice)
             : (dst_memory == LOOM_MEMORY_HOST ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice);
-    return loomcu_status(cudaMemcpy(dst, src, bytes, kind), "copying memory");
+    cudaStream_t st = (cudaStream_t)stream;
+    cudaError_t e = cudaMemcpyAsync(dst, src, bytes, kind, st);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(st);
+    return loomcu_status(e, "copying memory");
 }
 
 /* What selection reads of the device (loom__feature_vector's sms,

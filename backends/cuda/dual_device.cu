@@ -79,6 +79,14 @@ extern "C" void loom__dual_cuda_bitmap_free(dual_cuda_bitmap *b)
     b->values = nullptr;
 }
 
+/* The uploads' cudaMemcpy from pageable memory may return before the data
+ * lands, and the kernels may run on a stream that does not wait for the
+ * legacy one (cuda_backend.c cuda_mem_copy): wait for them. */
+static cudaError_t uploads_landed()
+{
+    return cudaStreamSynchronize(cudaStreamLegacy);
+}
+
 extern "C" int loom__dual_cuda_upload(int64_t rows, int64_t cols, int64_t tile_rows,
                                       int64_t tile_cols, int64_t nnz, const uint64_t *tile_bits,
                                       const uint32_t *masks, const int64_t *tile_offsets,
@@ -105,7 +113,8 @@ extern "C" int loom__dual_cuda_upload(int64_t rows, int64_t cols, int64_t tile_r
             cudaSuccess ||
         (line_offsets && (e = cudaMemcpy(b.line_offsets, line_offsets, mask_bytes,
                                          cudaMemcpyHostToDevice)) != cudaSuccess) ||
-        (e = cudaMemcpy(b.values, values, val_bytes, cudaMemcpyHostToDevice)) != cudaSuccess) {
+        (e = cudaMemcpy(b.values, values, val_bytes, cudaMemcpyHostToDevice)) != cudaSuccess ||
+        (e = uploads_landed()) != cudaSuccess) {
         loom__dual_cuda_bitmap_free(&b);
         return (int)e;
     }
@@ -190,7 +199,8 @@ extern "C" int loom__dual_cuda_csr_upload(int64_t rows, int64_t cols, int64_t nn
         (e = cudaMemcpy(c.col_indices, col_indices, (size_t)nnz * sizeof(int32_t),
                         cudaMemcpyHostToDevice)) != cudaSuccess ||
         (e = cudaMemcpy(c.values, values, (size_t)nnz * elem_size, cudaMemcpyHostToDevice)) !=
-            cudaSuccess) {
+            cudaSuccess ||
+        (e = uploads_landed()) != cudaSuccess) {
         loom__dual_cuda_csr_free(&c);
         return (int)e;
     }
