@@ -52,13 +52,38 @@ static int dtypes_to_run(void)
     return quick ? 1 : 2;
 }
 
+/* A stream of the caller's kind (non-blocking: it does not wait for the
+ * legacy default stream), set on ctx. */
+static cudaStream_t callers_stream(void)
+{
+    cudaStream_t stream;
+    assert_int_equal(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+    CHECK(loom_context_set_stream(ctx, stream));
+    return stream;
+}
+
+/* ctx back on the default stream, and `stream` destroyed. */
+static void drop_stream(cudaStream_t stream)
+{
+    CHECK(loom_context_set_stream(ctx, NULL));
+    assert_int_equal(cudaStreamDestroy(stream), cudaSuccess);
+}
+
+/* A case's device operands and host matrices freed. */
+static void free_operands(loom_dense *dX, loom_dense *dY, loom_dense *X, loom_dense *Y, loom_dense *Yref)
+{
+    CHECK(loom_dense_free(ctx, dX));
+    CHECK(loom_dense_free(ctx, dY));
+    free(X->data);
+    free(Y->data);
+    free(Yref->data);
+}
+
 /* A plan on a non-default stream; the copies back see its results. */
 static void test_stream(void **state)
 {
     (void)state;
-    cudaStream_t stream;
-    assert_int_equal(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
-    CHECK(loom_context_set_stream(ctx, stream));
+    cudaStream_t stream = callers_stream();
     loom_csr *A = skewed_matrix(ctx, LOOM_F32, 700, 900, 3, 800, 30, 91);
     for (int design = 0; design < LOOM_DESIGN_COUNT; design++) {
         loom_strategy s;
@@ -79,17 +104,12 @@ static void test_stream(void **state)
         assert_int_equal(cudaStreamSynchronize(stream), cudaSuccess);
         dense_to_host(ctx, &dY, &Y);
         assert_memory_equal(Y.data, Yref.data, dense_bytes(&Y));
-        CHECK(loom_dense_free(ctx, &dX));
-        CHECK(loom_dense_free(ctx, &dY));
-        free(X.data);
-        free(Y.data);
-        free(Yref.data);
+        free_operands(&dX, &dY, &X, &Y, &Yref);
         loom_csr_destroy(&dA);
         cases_run++;
     }
     loom_csr_destroy(&A);
-    CHECK(loom_context_set_stream(ctx, NULL));
-    assert_int_equal(cudaStreamDestroy(stream), cudaSuccess);
+    drop_stream(stream);
 }
 
 /*
@@ -106,9 +126,7 @@ static void test_stream(void **state)
 static void test_copies_on_stream(void **state)
 {
     (void)state;
-    cudaStream_t stream;
-    assert_int_equal(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
-    CHECK(loom_context_set_stream(ctx, stream));
+    cudaStream_t stream = callers_stream();
     const int64_t m = quick ? 3000 : 30000, n = 64;
     loom_csr *A = skewed_matrix(ctx, LOOM_F32, m, m, 7, m / 4, 10, 97), *dA = NULL;
     loom_strategy s;
@@ -136,15 +154,10 @@ static void test_copies_on_stream(void **state)
         cases_run++;
     }
     CHECK(loom_plan_destroy(&plan));
-    CHECK(loom_dense_free(ctx, &dX));
-    CHECK(loom_dense_free(ctx, &dY));
-    free(X.data);
-    free(Y.data);
-    free(Yref.data);
+    free_operands(&dX, &dY, &X, &Y, &Yref);
     loom_csr_destroy(&dA);
     loom_csr_destroy(&A);
-    CHECK(loom_context_set_stream(ctx, NULL));
-    assert_int_equal(cudaStreamDestroy(stream), cudaSuccess);
+    drop_stream(stream);
 }
 
 /* loom_spmm_execute(plan, alpha, dX, 0, dY) captured on stream into a CUDA
@@ -182,9 +195,7 @@ static void test_graph_capture(void **state)
 {
     (void)state;
     static const int64_t ns[] = {2, 5, 64};
-    cudaStream_t stream;
-    assert_int_equal(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
-    CHECK(loom_context_set_stream(ctx, stream));
+    cudaStream_t stream = callers_stream();
     for (int d = 0; d < dtypes_to_run(); d++) {
         loom_csr *A = skewed_matrix(ctx, (loom_dtype)d, 700, 900, 3, 800, 30, 93 + d), *dA = NULL;
         CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, &dA));
@@ -211,18 +222,13 @@ static void test_graph_capture(void **state)
                 if (memcmp(Y.data, Yref.data, dense_bytes(&Y)) != 0)
                     fail_msg("%s: the graph's Y differs from the reference", what);
                 CHECK(loom_plan_destroy(&plan));
-                CHECK(loom_dense_free(ctx, &dX));
-                CHECK(loom_dense_free(ctx, &dY));
-                free(X.data);
-                free(Y.data);
-                free(Yref.data);
+                free_operands(&dX, &dY, &X, &Y, &Yref);
                 cases_run++;
             }
         CHECK(loom_csr_destroy(&dA));
         CHECK(loom_csr_destroy(&A));
     }
-    CHECK(loom_context_set_stream(ctx, NULL));
-    assert_int_equal(cudaStreamDestroy(stream), cudaSuccess);
+    drop_stream(stream);
 }
 
 /* CUDA errors come back as loom statuses carrying CUDA's message; host
@@ -415,9 +421,7 @@ static void test_graph_capture_tc(void **state)
         {LOOM_F32, "rb-rm-tc:tf32,k=4"},       {LOOM_F32, "rb-rm-tc:f16,k=16"},
     };
     static const int64_t ns[] = {100, 256};
-    cudaStream_t stream;
-    assert_int_equal(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
-    CHECK(loom_context_set_stream(ctx, stream));
+    cudaStream_t stream = callers_stream();
     for (size_t c = 0; c < COUNT(combos); c++) {
         loom_csr *A = tc_matrix(combos[c].vt, 500 + c), *dA = NULL;
         CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, &dA));
@@ -459,8 +463,7 @@ static void test_graph_capture_tc(void **state)
         CHECK(loom_csr_destroy(&dA));
         CHECK(loom_csr_destroy(&A));
     }
-    CHECK(loom_context_set_stream(ctx, NULL));
-    assert_int_equal(cudaStreamDestroy(stream), cudaSuccess);
+    drop_stream(stream);
 }
 
 /* Device memory taken by cudaMalloc in blocks of 1 GiB down to 64 KiB,
