@@ -16,6 +16,7 @@
 #include "cuda_kernels.h"
 #include "cuda_status.h"
 #include "cuda_tc.h"
+#include "cuda_upload.h"
 #include "select.h"
 
 #include <inttypes.h>
@@ -105,11 +106,8 @@ static loom_status arena_commit(arena *a, void **base, const char *what)
     }
     if (st == LOOM_SUCCESS && staged)
         st = loomcu_status(cudaMemcpy(dev, staging, upload, cudaMemcpyHostToDevice), what);
-    /* A copy from pageable memory may return before its data lands, and
-     * the plan's kernels may run on a stream that does not wait for the
-     * legacy one (cuda_backend.c cuda_mem_copy): wait for it here. */
     if (st == LOOM_SUCCESS && upload > 0)
-        st = loomcu_status(cudaStreamSynchronize(cudaStreamLegacy), what);
+        st = loomcu_status(loomcu_uploads_landed(), what);
     if (st == LOOM_SUCCESS) {
         for (int i = 0; i < a->parts; i++)
             *a->part[i].dst = (char *)dev + a->part[i].offset;

@@ -37,6 +37,7 @@ EXTRA_DIST += $(dual_cuda_sources) $(dual_cuda_headers) \
 if LOOM_HAVE_CUDA
 DUAL_CUDA_OBJECTS = $(dual_cuda_sources:.cu=.lo)
 $(DUAL_CUDA_OBJECTS): $(srcdir)/backends/cuda/dual_cuda.h $(srcdir)/backends/cuda/dual_common.cuh \
+	$(srcdir)/backends/cuda/cuda_upload.h \
 	$(srcdir)/backends/cuda/dual_tile_build.cuh
 backends/cuda/dual_gemm.lo: $(srcdir)/backends/cuda/dual_gemm_kernel.cuh \
 	$(srcdir)/backends/cuda/dual_gemm_pipe_kernel.cuh

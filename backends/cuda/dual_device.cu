@@ -3,6 +3,7 @@
  * device, what an error code means, and the bitmaps and CSR matrices in
  * device memory (allocation, upload, download, free).  No kernels.
  */
+#include "cuda_upload.h"
 #include "dual_cuda.h"
 
 #include <cuda_runtime.h>
@@ -79,14 +80,6 @@ extern "C" void loom__dual_cuda_bitmap_free(dual_cuda_bitmap *b)
     b->values = nullptr;
 }
 
-/* The uploads' cudaMemcpy from pageable memory may return before the data
- * lands, and the kernels may run on a stream that does not wait for the
- * legacy one (cuda_backend.c cuda_mem_copy): wait for them. */
-static cudaError_t uploads_landed()
-{
-    return cudaStreamSynchronize(cudaStreamLegacy);
-}
-
 extern "C" int loom__dual_cuda_upload(int64_t rows, int64_t cols, int64_t tile_rows,
                                       int64_t tile_cols, int64_t nnz, const uint64_t *tile_bits,
                                       const uint32_t *masks, const int64_t *tile_offsets,
@@ -114,7 +107,7 @@ extern "C" int loom__dual_cuda_upload(int64_t rows, int64_t cols, int64_t tile_r
         (line_offsets && (e = cudaMemcpy(b.line_offsets, line_offsets, mask_bytes,
                                          cudaMemcpyHostToDevice)) != cudaSuccess) ||
         (e = cudaMemcpy(b.values, values, val_bytes, cudaMemcpyHostToDevice)) != cudaSuccess ||
-        (e = uploads_landed()) != cudaSuccess) {
+        (e = loomcu_uploads_landed()) != cudaSuccess) {
         loom__dual_cuda_bitmap_free(&b);
         return (int)e;
     }
@@ -200,7 +193,7 @@ extern "C" int loom__dual_cuda_csr_upload(int64_t rows, int64_t cols, int64_t nn
                         cudaMemcpyHostToDevice)) != cudaSuccess ||
         (e = cudaMemcpy(c.values, values, (size_t)nnz * elem_size, cudaMemcpyHostToDevice)) !=
             cudaSuccess ||
-        (e = uploads_landed()) != cudaSuccess) {
+        (e = loomcu_uploads_landed()) != cudaSuccess) {
         loom__dual_cuda_csr_free(&c);
         return (int)e;
     }

@@ -19,6 +19,7 @@ EXTRA_DIST += \
 	backends/cuda/spmm_launch.cuh \
 	backends/cuda/cuda_kernels.h \
 	backends/cuda/cuda_status.h \
+	backends/cuda/cuda_upload.h \
 	backends/cuda/cuda_backend.c \
 	backends/cuda/cuda_plan.c \
 	backends/cuda/cuda_pool.c \
@@ -49,6 +50,7 @@ $(loomcu_objects): $(loomcu_kernel_deps)
 lib_libloom_la_SOURCES += \
 	backends/cuda/cuda_kernels.h \
 	backends/cuda/cuda_status.h \
+	backends/cuda/cuda_upload.h \
 	backends/cuda/cuda_backend.c \
 	backends/cuda/cuda_plan.c \
 	backends/cuda/cuda_pool.c

@@ -65,6 +65,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda_upload.h"
 #include "tc_mma.cuh"
 #include "tc_round.h"
 #include "tc_spmm.h"
@@ -1236,8 +1237,8 @@ extern "C" cudaError_t loomcu_tc_plan_create(loomcu_tc_plan *plan, const int64_t
     cudaError_t e = cudaMalloc((void **)&plan->rows, sizeof(loomcu_tc_row) * (size_t)(m > 0 ? m : 1));
     if (e == cudaSuccess)
         e = cudaMemcpy(plan->rows, host, sizeof(loomcu_tc_row) * (size_t)m, cudaMemcpyHostToDevice);
-    if (e == cudaSuccess) /* landed before a kernel on another stream reads it (cuda_plan.c arena_commit) */
-        e = cudaStreamSynchronize(cudaStreamLegacy);
+    if (e == cudaSuccess)
+        e = loomcu_uploads_landed();
     free(host);
     if (e != cudaSuccess)
         loomcu_tc_plan_destroy(plan);
