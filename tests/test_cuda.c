@@ -613,6 +613,8 @@ static void test_long_vector(void **state)
         plan_says(dA, "eb-rm-sr:chunk=256,vdl,csc", 100, shape, true, "3500 chunks x 100 columns");
         plan_says(dA, "eb-rm-sr:chunk=1024,vdl,csc", 100, shape, false, "880 chunks x 100 columns");
         plan_says(dA, "eb-rm-sr:chunk=128,vdl,csc", 24, shape, false, "N below 32");
+        plan_says(dA, "eb-rm-sr:chunk=256,vdl,csc", 100, "32 bytes of columns a lane", false,
+                  "rows of 300 (test_vector32)");
         for (size_t i = 0; i < COUNT(cases); i++, c++) {
             loom_strategy s;
             CHECK(loom_strategy_parse(c % 2 ? "eb-rm-sr:vdl,csc" : "eb-rm-sr:vdl,csc,tile-major", &s));
@@ -620,6 +622,47 @@ static void test_long_vector(void **state)
             check_case(A, dA, &s, cases[i].n, LOOM_ROW_MAJOR, c % 3 ? LOOM_ROW_MAJOR : LOOM_COL_MAJOR,
                        0, c % 2 ? 1.5 : -0.75, c % 4 < 2 ? 0.0 : 0.5, 2700 + c,
                        "EB + SR, long segments in the vector shape");
+        }
+        destroy_both(&A, &dA);
+    }
+}
+
+/* EB + SR's wide walk with 32 bytes of columns a lane, the plan's choice
+ * at N >= 32 on large matrices of short rows (cuda_plan.c
+ * segments_vector32): 30000 x 20000 with rows of 0 to 16 non-zeros (a
+ * mean of 8) and one of 3000, about 243K non-zeros; chunks of 64, 256 and
+ * 1000 (rows crossing chunks: carries stored as vectors where the slab's
+ * width allows, one by one at N = 100), N = 32 (8-column tiles of 4 lanes),
+ * 40, 64 and 100 (partial tiles), both Y layouts, padded X, alpha and beta.
+ * The explanation must show the choice at N = 64 and not at N = 24. */
+static void test_vector32(void **state)
+{
+    (void)state;
+    static const struct {
+        int64_t chunk, n, pad;
+    } cases[] = {{256, 64, 0}, {1000, 100, 0}, {256, 40, 4}, {64, 32, 0}};
+    const int64_t rows = 30000, cols = 20000;
+    unsigned c = 0;
+    for (int d = 0; d < dtypes_to_run(); d++) {
+        int64_t *ro = malloc((size_t)(rows + 1) * sizeof *ro);
+        assert_non_null(ro);
+        ro[0] = 0;
+        for (int64_t i = 0; i < rows; i++)
+            ro[i + 1] = ro[i] + (i == 5 ? 3000 : (i * 7) % 17);
+        uint64_t seed = 3100 + d;
+        loom_csr *A = test_matrix_with_lengths(ctx, (loom_dtype)d, rows, cols, ro, &seed), *dA = NULL;
+        assert_non_null(A);
+        CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, &dA));
+        const char *shape = "32 bytes of columns a lane";
+        plan_says(dA, "eb-rm-sr:chunk=256,vdl,csc", 64, shape, true, "rows of 8, 243K non-zeros");
+        plan_says(dA, "eb-rm-sr:chunk=256,vdl,csc", 24, shape, false, "N below 32");
+        for (size_t i = 0; i < COUNT(cases); i++, c++) {
+            loom_strategy s;
+            CHECK(loom_strategy_parse(c % 2 ? "eb-rm-sr:vdl,csc" : "eb-rm-sr:vdl,csc,tile-major", &s));
+            s.chunk = cases[i].chunk;
+            check_case(A, dA, &s, cases[i].n, LOOM_ROW_MAJOR, c % 3 ? LOOM_ROW_MAJOR : LOOM_COL_MAJOR,
+                       cases[i].pad, c % 2 ? 1.5 : -0.75, c % 4 < 2 ? 0.0 : 0.5, 3200 + c,
+                       "EB + SR, 32 bytes of columns a lane");
         }
         destroy_both(&A, &dA);
     }
@@ -661,6 +704,7 @@ int main(void)
         cmocka_unit_test(test_ktile),
         cmocka_unit_test(test_column_order),
         cmocka_unit_test(test_long_vector),
+        cmocka_unit_test(test_vector32),
         cmocka_unit_test(test_pr_deep),
         cmocka_unit_test(test_pr_wide_lanes),
         cmocka_unit_test(test_wide_small_n),

@@ -467,25 +467,35 @@ static void test_graph_capture_tc(void **state)
 }
 
 /* Device memory taken by cudaMalloc in blocks of 1 GiB down to 64 KiB,
- * until none is left; the count of blocks in *count. */
-static void **take_device_memory(int *count)
+ * until none is left; held here so that a failing test still gives it
+ * back (give_back_device_memory, its teardown) and the tests after it do
+ * not fail for want of memory. */
+static void **taken_blocks;
+static int taken_count;
+
+static int take_device_memory(void)
 {
     enum { most = 1 << 14 };
-    void **taken = malloc(most * sizeof *taken);
-    assert_non_null(taken);
-    *count = 0;
+    taken_blocks = malloc(most * sizeof *taken_blocks);
+    assert_non_null(taken_blocks);
+    taken_count = 0;
     for (size_t size = (size_t)1 << 30; size >= (size_t)1 << 16; size >>= 2)
-        while (*count < most && cudaMalloc(&taken[*count], size) == cudaSuccess)
-            (*count)++;
+        while (taken_count < most && cudaMalloc(&taken_blocks[taken_count], size) == cudaSuccess)
+            taken_count++;
     (void)cudaGetLastError(); /* the last cudaMalloc's error, expected */
-    return taken;
+    return taken_count;
 }
 
-static void give_back_device_memory(void **taken, int count)
+static int give_back_device_memory(void **state)
 {
-    for (int i = 0; i < count; i++)
-        assert_int_equal(cudaFree(taken[i]), cudaSuccess);
-    free(taken);
+    (void)state;
+    int bad = 0;
+    for (int i = 0; i < taken_count; i++)
+        bad |= cudaFree(taken_blocks[i]) != cudaSuccess;
+    free(taken_blocks);
+    taken_blocks = NULL;
+    taken_count = 0;
+    return bad;
 }
 
 /* Design d with the chunk of 32 for EB: a plan of EB carries or segment
@@ -564,8 +574,8 @@ static void test_plans_without_device_memory(void **state)
             dense_make(&Y[ni][d], m, ns[ni], LOOM_ROW_MAJOR, LOOM_F32, 0);
         dense_to_device(ctx, &Y[ni][0], &dY[ni]);
     }
-    int count = 0, refused = 0;
-    void **taken = take_device_memory(&count);
+    int refused = 0;
+    const int count = take_device_memory();
     size_t free_bytes = 0, total = 0;
     assert_int_equal(cudaMemGetInfo(&free_bytes, &total), cudaSuccess);
     printf("# device memory taken: %d blocks, %.2f MiB left\n", count, free_bytes / 1048576.0);
@@ -576,7 +586,7 @@ static void test_plans_without_device_memory(void **state)
             ran_full[ni][d] = plan_and_run(dA, &s, &dX[ni], &dY[ni], &Y[ni][d], 1) == LOOM_SUCCESS;
             refused += !ran_full[ni][d];
         }
-    give_back_device_memory(taken, count);
+    assert_int_equal(give_back_device_memory(NULL), 0);
     printf("# %d of %d plans refused while the device was full\n", refused,
            (int)COUNT(ns) * designs);
     if (refused == 0)
@@ -610,7 +620,8 @@ int main(void)
     }
     quick = getenv("LOOM_CUDA_TEST_QUICK") && atoi(getenv("LOOM_CUDA_TEST_QUICK")) != 0;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_plans_without_device_memory), /* first: see there */
+        cmocka_unit_test_teardown(test_plans_without_device_memory, /* first: see there */
+                                  give_back_device_memory),
         cmocka_unit_test(test_stream),
         cmocka_unit_test(test_copies_on_stream),
         cmocka_unit_test(test_graph_capture),

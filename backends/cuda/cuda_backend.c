@@ -272,13 +272,16 @@ static void explain_segments(const loom_plan *plan, const loomcu_eb_segments *sg
         snprintf(buf, len,
                  "cuda: EB + SR as segments: %" PRId64 " long (more than %" PRId64
                  " non-zeros, %s) and %" PRId64 " short%s, in slabs of %" PRId64
-                 " columns; %" PRId64 " rows cross chunks (carries and a fix-up)",
+                 " columns%s; %" PRId64 " rows cross chunks (carries and a fix-up)",
                  sg->n_long, sg->long_threshold,
                  sg->long_vector ? "walked first, in the short ones' vector shape" : "a column a lane",
                  sg->n_short,
                  sg->column_order ? " in the order of their first column (rows of several chunks)"
                                   : "",
-                 sg->slab, sg->n_fix);
+                 sg->slab,
+                 sg->vector32 ? ", 32 bytes of columns a lane where X's rows allow (short rows, large A)"
+                              : "",
+                 sg->n_fix);
         return;
     }
     const bool wide = loomcu_narrow_wide(n, plan->A->nnz);

@@ -87,6 +87,7 @@ typedef struct loomcu_eb_segments {
     int cache_pairs;               /* N <= 4: short items' pairs read through L1 (A is small) */
     int column_order;              /* the short ones by their first column (cuda_plan.c column_order) */
     int long_vector;               /* the long ones walk as short ones (cuda_plan.c long_segments_vector) */
+    int vector32;                  /* wide N: 32 bytes of columns a lane (cuda_plan.c segments_vector32) */
     int64_t *row, *begin, *slot;   /* device, per segment (slot -1: the row's only piece) */
     int64_t n_fix;                 /* rows of several pieces */
     int64_t *fix_row, *fix_slot0;  /* device: n_fix rows, n_fix + 1 first slots */

@@ -640,6 +640,34 @@ static bool long_segments_vector(const loom_plan *plan)
     return plan->n >= LONG_VECTOR_MIN_N && chunks * (double)plan->n >= LONG_VECTOR_MIN_CHUNK_COLUMNS;
 }
 
+/*
+ * Where the wide walk of the segments takes 32 bytes of X's columns a lane
+ * (V = 8 in f32, 4 in f64: two 16-byte loads a pair) with half the lanes
+ * a group, in place of 16: about two thirds of the instructions a fma by count
+ * (a pair's shuffles and address serve twice the columns), but half the
+ * pairs' x loads in flight a lane.  That pays where the walk is
+ * issue-bound, not where a row's chain of loads sets the time: large
+ * matrices of short rows (a mean of at most 12 non-zeros, at least 2e5
+ * non-zeros) at N >= 32.  On an H200 (bench/results/cuda-2026-11-28-h200-s35/,
+ * call 2; f32, EB + SR chunks 512 and 1024, 41 inputs, N = 32..512): the
+ * 42 (input, N) cases where the rule holds went 1.03-1.58x faster (R-MAT
+ * 1e7 1.22x from N = 64, 1e8 1.11-1.17x, mdual 1.29-1.33x, luxembourg_osm
+ * 1.32-1.58x) but one (email-Enron, N = 128: 0.91x); everywhere, 0.96x in
+ * geometric mean, 0.64x at worst (small or long-rowed inputs at N = 128-256).
+ * In f64 (call 3, the rule's 8 inputs, 40 cases): 1.16-1.28x by N, 0.974x
+ * at worst (email-Enron, N = 64).  Speed only: each column's sum is the
+ * same chain.
+ */
+#define VECTOR32_MIN_N 32
+#define VECTOR32_MAX_ROW_MEAN 12.0
+#define VECTOR32_MIN_NNZ 200000
+
+static bool segments_vector32(const loom_plan *plan)
+{
+    return !loomcu_narrow_n(plan->n) && plan->n >= VECTOR32_MIN_N &&
+           plan->features.row_mean <= VECTOR32_MAX_ROW_MEAN && plan->A->nnz >= VECTOR32_MIN_NNZ;
+}
+
 /* Whether row [b, e) of chunks c0..c1 is swept (sweeps_short_rows): empty,
  * or one piece of at most threshold non-zeros. */
 static bool swept_row(int64_t b, int64_t e, int64_t c0, int64_t c1, int64_t threshold)
@@ -757,6 +785,7 @@ static loom_status prepare_segments(const loom_plan *plan, loomcu_eb_segments *s
     sg->long_threshold = threshold;
     sg->cache_pairs = sweep && pairs_fit_l2(plan);
     sg->long_vector = !sweep && long_segments_vector(plan);
+    sg->vector32 = segments_vector32(plan);
     sg->n_fix = n_fix;
     sg->slab = segment_slab(plan, slots);
     const size_t elem = loom_dtype_size(plan->dtype);

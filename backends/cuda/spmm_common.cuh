@@ -95,11 +95,22 @@ template <bool RO> struct vector_load<double, 2, RO> {
         o[0] = v.x, o[1] = v.y;
     }
 };
-template <bool RO> struct vector_load<double, 4, RO> { /* never launched: wider than 16 bytes */
+/* 32 bytes a lane: two 16-byte loads (q 16-byte aligned) */
+template <bool RO> struct vector_load<float, 8, RO> {
+    static __device__ __forceinline__ void get(const float *q, float (&o)[8])
+    {
+        const float4 v = load_via<RO>(reinterpret_cast<const float4 *>(q));
+        const float4 w = load_via<RO>(reinterpret_cast<const float4 *>(q) + 1);
+        o[0] = v.x, o[1] = v.y, o[2] = v.z, o[3] = v.w;
+        o[4] = w.x, o[5] = w.y, o[6] = w.z, o[7] = w.w;
+    }
+};
+template <bool RO> struct vector_load<double, 4, RO> {
     static __device__ __forceinline__ void get(const double *q, double (&o)[4])
     {
-        for (int i = 0; i < 4; i++)
-            o[i] = load_via<RO>(q + i);
+        const double2 v = load_via<RO>(reinterpret_cast<const double2 *>(q));
+        const double2 w = load_via<RO>(reinterpret_cast<const double2 *>(q) + 1);
+        o[0] = v.x, o[1] = v.y, o[2] = w.x, o[3] = w.y;
     }
 };
 
@@ -208,11 +219,18 @@ template <> struct vector_store<double, 2> {
         __stcg(reinterpret_cast<double2 *>(q), make_double2(v[0], v[1]));
     }
 };
-template <> struct vector_store<double, 4> { /* never launched: wider than 16 bytes */
+template <> struct vector_store<float, 8> { /* two 16-byte stores */
+    static __device__ __forceinline__ void put(float *q, const float (&v)[8])
+    {
+        __stcg(reinterpret_cast<float4 *>(q), make_float4(v[0], v[1], v[2], v[3]));
+        __stcg(reinterpret_cast<float4 *>(q) + 1, make_float4(v[4], v[5], v[6], v[7]));
+    }
+};
+template <> struct vector_store<double, 4> { /* two 16-byte stores */
     static __device__ __forceinline__ void put(double *q, const double (&v)[4])
     {
-        for (int i = 0; i < 4; i++)
-            q[i] = v[i];
+        __stcg(reinterpret_cast<double2 *>(q), make_double2(v[0], v[1]));
+        __stcg(reinterpret_cast<double2 *>(q) + 1, make_double2(v[2], v[3]));
     }
 };
 
@@ -308,7 +326,9 @@ template <typename T, int V>
 __device__ __forceinline__ void finish_columns(const operands<T> &p, int64_t row, int64_t c,
                                                int64_t c_end, const T (&acc)[V])
 {
-    if (V > 1 && V <= p.yvw && c + V <= c_end) {
+    /* vectors of 32 bytes are stored as two of 16, so need only 16-byte rows */
+    constexpr int VA = (int)sizeof(T) * V > 16 ? 16 / (int)sizeof(T) : V;
+    if (V > 1 && VA <= p.yvw && c + V <= c_end) {
         typedef arith<T> A;
         T *q = p.y + row * p.yrs + c;
         T out[V];

@@ -197,6 +197,22 @@ static void with_wide_gv(int G, int V, const F &f)
     }
 }
 
+/* The segments' wide walk also takes 32 bytes of columns a lane (V = 8 in
+ * f32, 4 in f64: two 16-byte loads per pair) where its_v32 holds. */
+template <typename T, typename F>
+static void with_segments_gv(int G, int V, const F &f)
+{
+    constexpr int V32 = 32 / (int)sizeof(T);
+    if (V != V32) {
+        with_wide_gv<T>(G, V, f);
+        return;
+    }
+    if (G == 4)
+        f.template run<4, V32>();
+    else
+        f.template run<8, V32>();
+}
+
 template <typename T> struct eb_sr_segments_family {
     operands<T> p; segments_view<T> segs; unsigned blocks; cudaStream_t st;
     template <int G, int V> void run() const
@@ -317,7 +333,7 @@ static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segment
                 eb_sr_narrow_segments_kernel<T, 4><<<g, block_threads, 0, st>>>(p, v, vec);
         } else {
             eb_sr_segments_family<T> f = {p, v, (unsigned)(blocks > 0 ? blocks : 1), st};
-            with_wide_gv<T>(G, V, f);
+            with_segments_gv<T>(G, V, f);
         }
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess)
@@ -418,14 +434,22 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
         /* The plan makes segments only at N <= 4 and where the wide walk
          * applies; the lanes are for a slab (cuda_plan.c segment_slab), so
          * that no tile straddles two. */
-        const int Gs = sr_group(pr, segs->slab < pr->n ? segs->slab : pr->n, V);
+        int Gs = sr_group(pr, segs->slab < pr->n ? segs->slab : pr->n, V);
         if (!loomcu_narrow_n(pr->n) && (Gs < 4 || Gs * V < 8))
             return cudaErrorInvalidValue;
+        /* 32 bytes of columns a lane where the plan chose it and X's rows
+         * take 16-byte loads: half the lanes, tiles of at most 64 columns
+         * (16 lanes of 32 bytes spill) */
+        int Vs = V;
+        if (segs->vector32 && !loomcu_narrow_n(pr->n) && V * (int)sizeof(T) == 16 && Gs >= 8) {
+            Vs = 2 * V;
+            Gs = Gs / 2 < 8 ? Gs / 2 : 8;
+        }
         /* X's rows as one vector at N = 2 and 4 where aligned; never at N = 3,
          * whose 4-wide walk must not read a fourth column */
         const bool vec = pr->x_col_stride == 1 && (pr->n == 2 || pr->n == 4) &&
                          pr->x_vector_width >= pr->n;
-        return launch_segments<T>(p, segs, s->chunk, Gs, V, vec, tile_major, st);
+        return launch_segments<T>(p, segs, s->chunk, Gs, Vs, vec, tile_major, st);
     }
     if (s->mloop == LOOM_M_RB && sr && bins && pr->n == 1 && pr->nnz > 0)
         return launch_n1_binned<T>(p, bins, st);
