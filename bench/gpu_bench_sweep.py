@@ -204,7 +204,9 @@ def main():
         rows = [r for r in csv.DictReader(f) if r["impl"] == "loom" and float(r["median_us"]) > 0]
     feats, skipped = {}, set()
     for name in sorted({r["matrix"] for r in rows}):
-        path = os.path.join(args.data, name + ".mtx.gz")
+        # gpu_bench names a matrix by its file less ".gz" or ".mtx.gz"
+        base = name[:-len(".mtx")] if name.endswith(".mtx") else name
+        path = os.path.join(args.data, base + ".mtx.gz")
         if name.startswith("rmat-") and not os.path.exists(path):
             m, k, nnz, lengths = rmat_lengths(float(name[len("rmat-"):]))
         elif not os.path.exists(path):
