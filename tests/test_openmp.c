@@ -27,8 +27,9 @@
  * empty and short rows: padding must never reach an accumulator.
  *
  * The program runs once per instruction set the CPU has (it re-runs itself
- * with LOOM_OMP_ISA=avx2 and =generic), so the portable path is checked on
- * an AVX machine too.
+ * with LOOM_OMP_ISA=avx512, =avx2 and =generic), so the portable path is
+ * checked on an AVX machine too, and the 512-bit kernels at the small N
+ * that by default run the AVX2 ones.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -683,8 +684,12 @@ int main(int argc, char **argv)
         /* The lower paths this CPU can also run (the child's choice can only
          * go down from the best, see omp_topology.c). */
         __builtin_cpu_init();
-        if (__builtin_cpu_supports("avx512f"))
+        if (__builtin_cpu_supports("avx512f")) {
+            /* by default a row of X that fits 256 bits runs the AVX2
+             * kernels (omp_isa_for); forced, avx512 runs at every N */
+            failed |= rerun_with_isa(argv[0], "avx512");
             failed |= rerun_with_isa(argv[0], "avx2");
+        }
         failed |= rerun_with_isa(argv[0], "generic");
     }
     return failed ? 1 : 0;

@@ -36,7 +36,7 @@ const char *omp_isa_name(omp_isa isa)
     }
 }
 
-static omp_isa detect_isa(const char **why)
+static omp_isa detect_isa(const char **why, int *forced)
 {
     omp_isa best = OMP_ISA_GENERIC;
     *why = "no AVX2+FMA on this CPU";
@@ -53,8 +53,10 @@ static omp_isa detect_isa(const char **why)
     *why = "not an x86 CPU";
 #endif
     /* LOOM_OMP_ISA=generic|avx2|avx512 may lower the choice (tests use it to
-     * check every path on one machine); it never raises it. */
+     * check every path on one machine); it never raises it.  Set, it also
+     * holds at every N (omp_isa_for). */
     const char *force = getenv("LOOM_OMP_ISA");
+    *forced = force != NULL;
     if (force) {
         omp_isa want = best;
         if (strcasecmp(force, "generic") == 0)
@@ -71,6 +73,13 @@ static omp_isa detect_isa(const char **why)
     return best;
 }
 
+omp_isa omp_isa_for(const omp_topology *t, int64_t n, size_t es)
+{
+    if (t->isa == OMP_ISA_AVX512 && !t->isa_forced && n > 1 && (double)n * (double)es <= 32.0)
+        return OMP_ISA_AVX2;
+    return t->isa;
+}
+
 #ifdef LOOM_HAVE_HWLOC
 static size_t cache_size(hwloc_obj_type_t type)
 {
@@ -82,7 +91,7 @@ static size_t cache_size(hwloc_obj_type_t type)
 static void load(void)
 {
     memset(&topo, 0, sizeof topo);
-    topo.isa = detect_isa(&topo.isa_why);
+    topo.isa = detect_isa(&topo.isa_why, &topo.isa_forced);
 #ifdef LOOM_HAVE_HWLOC
     if (hwloc_topology_init(&hw) == 0 && hwloc_topology_load(hw) == 0) {
         hw_ok = 1;
@@ -202,12 +211,16 @@ void omp_topology_describe(char *buf, size_t len)
              "    (x larger than the L2), how many hot columns go first (a quarter of the L2) and the\n"
              "    rows per window of the sorted sliced copy (y of a window fills the L2); rows per\n"
              "    thread and EB chunks do not depend on cache sizes; no choice uses the LLC\n"
-             "  SIMD kernels: %s (%s)\n"
+             "  SIMD kernels: %s (%s)%s\n"
              "  threads: %d by default (one per physical core%s); OpenMP max threads %d\n"
              "  placement: %s",
              source,
              t->cores, t->pus, t->packages, t->numa_nodes, t->l1d >> 10, t->l2 >> 10, t->l2_source,
-             t->llc >> 10, t->llc_cores, t->llc_source, omp_isa_name(t->isa), t->isa_why, t->cores,
+             t->llc >> 10, t->llc_cores, t->llc_source, omp_isa_name(t->isa), t->isa_why,
+             t->isa == OMP_ISA_AVX512 && !t->isa_forced
+                 ? ";\n    avx2 where 1 < N and a row of X fits 256 bits (N <= 8 in f32, <= 4 in f64)"
+                 : "",
+             t->cores,
              t->pus > t->cores ? ", SMT siblings left idle" : "", omp_get_max_threads(),
              t->from_hwloc ? "threads pinned one per core (LOOM_OMP_BIND=0 or OMP_PROC_BIND "
                              "turns it off); plan buffers first-touched by the threads that use them"

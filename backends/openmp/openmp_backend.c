@@ -164,7 +164,7 @@ static loom_status openmp_plan_prepare(loom_plan *plan)
     plan->backend_data = d;
     ompk_args *b = &d->base;
     b->threads = plan->ctx.threads > 0 ? plan->ctx.threads : topo->cores;
-    d->isa = topo->isa;
+    d->isa = omp_isa_for(topo, plan->n, es);
     kernels_for(d->isa, plan->dtype, &d->spmm, &d->pack);
     place_threads(b->threads);
 
@@ -290,8 +290,11 @@ static void openmp_plan_explain(const loom_plan *plan, char *buf, size_t len)
 {
     const omp_plan_data *d = plan->backend_data;
     if (!d || plan->n != 1 || plan->A->nnz == 0) {
-        snprintf(buf, len, "openmp: %d thread(s), %s kernels", d ? d->base.threads : 0,
-                 d ? omp_isa_name(d->isa) : "?");
+        const int narrowed = d && d->isa != omp_topology_get()->isa;
+        snprintf(buf, len, "openmp: %d thread(s), %s kernels%s", d ? d->base.threads : 0,
+                 d ? omp_isa_name(d->isa) : "?",
+                 narrowed ? " (a row of X fits 256 bits: the 512-bit kernels would run half-empty vectors)"
+                          : "");
         return;
     }
     const omp_topology *topo = omp_topology_get();
