@@ -40,6 +40,9 @@
 #undef VL
 #undef V
 #undef SFMA
+#undef VH
+#undef vech
+#undef H
 #undef OMPK_DT
 #undef KS
 #undef KS_
@@ -54,6 +57,9 @@
 #define VL VF_LANES
 #define V(op) vf_##op
 #define SFMA fmaf
+#define VH VF_HALF /* lanes of the half-width tail, 0: none */
+#define vech vf_h
+#define H(op) vf_h_##op
 #define OMPK_DT f32
 #elif defined(OMPK_F64)
 #define real double
@@ -61,6 +67,9 @@
 #define VL VD_LANES
 #define V(op) vd_##op
 #define SFMA fma
+#define VH VD_HALF
+#define vech vd_h
+#define H(op) vd_h_##op
 #define OMPK_DT f64
 #else
 #error "define OMPK_F32 or OMPK_F64 before including omp_kernels_impl.h"
@@ -111,6 +120,27 @@ OMPK_INLINE void KS(emit)(vec acc, int m, real alpha, real beta, real *y, int64_
         y[k * ys] = KS(finish)(alpha, t[k], beta, &y[k * ys]);
 }
 
+#if VH
+/* emit for a tail of m <= VH columns held in the half-width vector. */
+OMPK_INLINE void KS(emit_h)(vech acc, int m, real alpha, real beta, real *y, int64_t ys, real *raw)
+{
+    if (raw) {
+        H(store_n)(raw, acc, m);
+        return;
+    }
+    if (ys == 1) {
+        const vech r = beta == 0 ? H(mul)(H(set1)(alpha), acc)
+                                 : H(fma)(H(set1)(alpha), acc, H(mul)(H(set1)(beta), H(load_n)(y, m)));
+        H(store_n)(y, r, m);
+        return;
+    }
+    real t[VH];
+    H(store)(t, acc);
+    for (int k = 0; k < m; k++)
+        y[k * ys] = KS(finish)(alpha, t[k], beta, &y[k * ys]);
+}
+#endif
+
 /* ------------------------------------------------------------------ SR */
 
 /* U full vectors of columns and, where m > 0, the next m < VL columns, in
@@ -128,18 +158,33 @@ OMPK_INLINE void KS(sr_block)(const real *a, const int32_t *ci, int64_t b, int64
 #pragma GCC unroll 8
     for (int u = 0; u < U; u++)
         acc[u] = V(zero)();
+#if VH
+    /* A tail of at most half a vector goes in the half-width one. */
+    const int half = m > 0 && m <= VH;
+    vech tail_h = H(zero)();
+#endif
     for (int64_t j = b; j < e; j++) {
         const vec av = V(set1)(a[j]);
         const real *xr = x + (int64_t)ci[j] * ldx;
 #pragma GCC unroll 8
         for (int u = 0; u < U; u++)
             acc[u] = V(fma)(av, V(load)(xr + u * VL), acc[u]);
+#if VH
+        if (half)
+            tail_h = H(fma)(H(of)(av), H(load_n)(xr + U * VL, m), tail_h);
+        else
+#endif
         if (m > 0)
             tail = V(fma)(av, V(load_n)(xr + U * VL, m), tail);
     }
 #pragma GCC unroll 8
     for (int u = 0; u < U; u++)
         KS(emit)(acc[u], VL, alpha, beta, y + u * VL * ys, ys, raw ? raw + u * VL : NULL);
+#if VH
+    if (half)
+        KS(emit_h)(tail_h, m, alpha, beta, y + U * VL * ys, ys, raw ? raw + U * VL : NULL);
+    else
+#endif
     if (m > 0)
         KS(emit)(tail, m, alpha, beta, y + U * VL * ys, ys, raw ? raw + U * VL : NULL);
 }

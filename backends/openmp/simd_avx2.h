@@ -20,6 +20,7 @@
 /* ---- float */
 typedef __m256 vf;
 #define VF_LANES 8
+#define VF_HALF 0 /* no half-width tail (simd_avx512.h) */
 static inline vf vf_zero(void) { return _mm256_setzero_ps(); }
 static inline vf vf_set1(float a) { return _mm256_set1_ps(a); }
 static inline vf vf_load(const float *p) { return _mm256_loadu_ps(p); }
@@ -77,6 +78,7 @@ static inline void vf_store_bits(float *p, vf v, unsigned bits) { _mm256_masksto
 /* ---- double */
 typedef __m256d vd;
 #define VD_LANES 4
+#define VD_HALF 0
 static inline vd vd_zero(void) { return _mm256_setzero_pd(); }
 static inline vd vd_set1(double a) { return _mm256_set1_pd(a); }
 static inline vd vd_load(const double *p) { return _mm256_loadu_pd(p); }

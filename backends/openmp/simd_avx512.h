@@ -59,6 +59,27 @@ static inline void vf_store_rows(float *base, vf_idx i, vf v)
 static inline vf vf_load_bits(const float *p, unsigned bits) { return _mm512_maskz_loadu_ps((__mmask16)bits, p); }
 static inline void vf_store_bits(float *p, vf v, unsigned bits) { _mm512_mask_storeu_ps(p, (__mmask16)bits, v); }
 
+/* The last, part-filled vector of a row of X where it has at most half
+ * the lanes (sr_block's tail): 256 bits, in AVX2's forms, which every
+ * AVX-512F CPU has.  A masked 512-bit load and fma cost a full vector's
+ * with few lanes live: an f32 row of 20 or 24 columns (a vector and a
+ * tail) ran 1.16-1.21x slower than the AVX2 kernels' whole-ymm walk
+ * (bench/results/cpu-2026-11-29-spr-isa/).  Lanes round as in vf. */
+#define VF_HALF 8
+typedef __m256 vf_h;
+static inline vf_h vf_h_of(vf a) { return _mm512_castps512_ps256(a); }
+static inline vf_h vf_h_zero(void) { return _mm256_setzero_ps(); }
+static inline vf_h vf_h_set1(float a) { return _mm256_set1_ps(a); }
+static inline vf_h vf_h_fma(vf_h a, vf_h b, vf_h c) { return _mm256_fmadd_ps(a, b, c); }
+static inline vf_h vf_h_mul(vf_h a, vf_h b) { return _mm256_mul_ps(a, b); }
+static inline void vf_h_store(float *p, vf_h v) { _mm256_storeu_ps(p, v); }
+static inline __m256i vf_h_mask(int n)
+{
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+static inline vf_h vf_h_load_n(const float *p, int n) { return _mm256_maskload_ps(p, vf_h_mask(n)); }
+static inline void vf_h_store_n(float *p, vf_h v, int n) { _mm256_maskstore_ps(p, vf_h_mask(n), v); }
+
 /* ---- double */
 typedef __m512d vd;
 #define VD_LANES 8
@@ -93,6 +114,21 @@ static inline vd vd_load_rows(const double *base, vd_idx i)
     return _mm512_mask_i32gather_pd(_mm512_setzero_pd(), vd_rows_mask(i), i, base, 8);
 }
 static inline void vd_store_rows(double *base, vd_idx i, vd v) { _mm512_mask_i32scatter_pd(base, vd_rows_mask(i), i, v, 8); }
+/* The tail of at most 4 doubles in 256 bits (see vf_h). */
+#define VD_HALF 4
+typedef __m256d vd_h;
+static inline vd_h vd_h_of(vd a) { return _mm512_castpd512_pd256(a); }
+static inline vd_h vd_h_zero(void) { return _mm256_setzero_pd(); }
+static inline vd_h vd_h_set1(double a) { return _mm256_set1_pd(a); }
+static inline vd_h vd_h_fma(vd_h a, vd_h b, vd_h c) { return _mm256_fmadd_pd(a, b, c); }
+static inline vd_h vd_h_mul(vd_h a, vd_h b) { return _mm256_mul_pd(a, b); }
+static inline void vd_h_store(double *p, vd_h v) { _mm256_storeu_pd(p, v); }
+static inline __m256i vd_h_mask(int n)
+{
+    return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3));
+}
+static inline vd_h vd_h_load_n(const double *p, int n) { return _mm256_maskload_pd(p, vd_h_mask(n)); }
+static inline void vd_h_store_n(double *p, vd_h v, int n) { _mm256_maskstore_pd(p, vd_h_mask(n), v); }
 static inline vd vd_load_bits(const double *p, unsigned bits) { return _mm512_maskz_loadu_pd((__mmask8)bits, p); }
 static inline void vd_store_bits(double *p, vd v, unsigned bits) { _mm512_mask_storeu_pd(p, (__mmask8)bits, v); }
 

@@ -15,6 +15,7 @@
 /* ---- float */
 typedef float vf __attribute__((vector_size(16)));
 #define VF_LANES 4
+#define VF_HALF 0 /* no half-width tail (simd_avx512.h) */
 static inline vf vf_zero(void) { return (vf){0, 0, 0, 0}; }
 static inline vf vf_set1(float a) { return (vf){a, a, a, a}; }
 static inline vf vf_load(const float *p) { vf v; memcpy(&v, p, sizeof v); return v; }
@@ -44,6 +45,7 @@ static inline void vf_store_n(float *p, vf v, int n)
 /* ---- double */
 typedef double vd __attribute__((vector_size(16)));
 #define VD_LANES 2
+#define VD_HALF 0
 static inline vd vd_zero(void) { return (vd){0, 0}; }
 static inline vd vd_set1(double a) { return (vd){a, a}; }
 static inline vd vd_load(const double *p) { vd v; memcpy(&v, p, sizeof v); return v; }
