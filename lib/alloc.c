@@ -50,11 +50,19 @@ static bool injected_failure(void)
     return fail;
 }
 
+/* 64 bytes: a cache line and an AVX-512 vector.  X's rows then start on
+ * line boundaries wherever their length is a multiple of 64 bytes; from
+ * malloc (16 bytes) every 512-bit load of such a row split two lines, and
+ * the OpenMP kernels ran up to 1.8x slower (f64, N = 8 and 16, on a Xeon;
+ * bench/results/cpu-2026-11-29-spr-isa/). */
+#define HOST_ALIGN 64
+
 void *loom__malloc(size_t bytes)
 {
     if (injected_failure())
         return NULL;
-    return malloc(bytes ? bytes : 1);
+    void *p = NULL;
+    return posix_memalign(&p, HOST_ALIGN, bytes ? bytes : 1) == 0 ? p : NULL;
 }
 
 void *loom__calloc(size_t count, size_t size)

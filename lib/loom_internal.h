@@ -134,7 +134,8 @@ static inline bool loom__mul_size(size_t a, size_t b, size_t *out)
     return !__builtin_mul_overflow(a, b, out);
 }
 
-/* Host allocation that can be made to fail on purpose (tests inject failures). */
+/* Host allocation that can be made to fail on purpose (tests inject
+ * failures); loom__malloc's memory is 64-byte aligned (alloc.c). */
 LOOM_INTERNAL void *loom__malloc(size_t bytes);
 LOOM_INTERNAL void *loom__calloc(size_t count, size_t size);
 /* loom__malloc for large arrays that products stream or gather from: from
