@@ -57,12 +57,17 @@ static bool injected_failure(void)
  * bench/results/cpu-2026-11-29-spr-isa/). */
 #define HOST_ALIGN 64
 
+static void *aligned_block(size_t bytes)
+{
+    void *p = NULL;
+    return posix_memalign(&p, HOST_ALIGN, bytes ? bytes : 1) == 0 ? p : NULL;
+}
+
 void *loom__malloc(size_t bytes)
 {
     if (injected_failure())
         return NULL;
-    void *p = NULL;
-    return posix_memalign(&p, HOST_ALIGN, bytes ? bytes : 1) == 0 ? p : NULL;
+    return aligned_block(bytes);
 }
 
 void *loom__calloc(size_t count, size_t size)
@@ -94,7 +99,7 @@ void *loom__malloc_huge(size_t bytes)
         const size_t whole = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
         void *p = NULL;
         if (whole < bytes || posix_memalign(&p, HUGE_PAGE, whole) != 0)
-            return malloc(bytes); /* the rounding or alignment failed: plain memory */
+            return aligned_block(bytes); /* the rounding or huge alignment failed: plain pages */
         (void)madvise(p, whole, MADV_HUGEPAGE); /* advice: refused, the pages stay small */
         return p;
     }

@@ -54,17 +54,20 @@ static omp_isa detect_isa(const char **why, int *forced)
 #endif
     /* LOOM_OMP_ISA=generic|avx2|avx512 may lower the choice (tests use it to
      * check every path on one machine); it never raises it.  Set, it also
-     * holds at every N (omp_isa_for). */
+     * holds at every N (omp_isa_for).  Any other value is ignored. */
     const char *force = getenv("LOOM_OMP_ISA");
-    *forced = force != NULL;
+    *forced = 0;
     if (force) {
         omp_isa want = best;
+        *forced = 1;
         if (strcasecmp(force, "generic") == 0)
             want = OMP_ISA_GENERIC;
         else if (strcasecmp(force, "avx2") == 0)
             want = OMP_ISA_AVX2;
         else if (strcasecmp(force, "avx512") == 0)
             want = OMP_ISA_AVX512;
+        else
+            *forced = 0;
         if (want < best) {
             best = want;
             *why = "forced by LOOM_OMP_ISA";
@@ -75,7 +78,7 @@ static omp_isa detect_isa(const char **why, int *forced)
 
 omp_isa omp_isa_for(const omp_topology *t, int64_t n, size_t es)
 {
-    if (t->isa == OMP_ISA_AVX512 && !t->isa_forced && n > 1 && (double)n * (double)es <= 32.0)
+    if (t->isa == OMP_ISA_AVX512 && !t->isa_forced && n > 1 && (double)n * (double)es <= OMP_NARROW_ROW_BYTES)
         return OMP_ISA_AVX2;
     return t->isa;
 }
@@ -195,6 +198,11 @@ void omp_topology_bind_thread(int tid)
 void omp_topology_describe(char *buf, size_t len)
 {
     const omp_topology *t = omp_topology_get();
+    char narrow[128] = "";
+    if (t->isa == OMP_ISA_AVX512 && !t->isa_forced)
+        snprintf(narrow, sizeof narrow,
+                 ";\n    avx2 where 1 < N and a row of X fits %d bytes (N <= %d in f32, <= %d in f64)",
+                 OMP_NARROW_ROW_BYTES, OMP_NARROW_ROW_BYTES / 4, OMP_NARROW_ROW_BYTES / 8);
     char source[96] = "no hwloc: counts from the OpenMP runtime, cache sizes assumed";
 #ifdef LOOM_HAVE_HWLOC
     if (t->from_hwloc) {
@@ -217,10 +225,7 @@ void omp_topology_describe(char *buf, size_t len)
              source,
              t->cores, t->pus, t->packages, t->numa_nodes, t->l1d >> 10, t->l2 >> 10, t->l2_source,
              t->llc >> 10, t->llc_cores, t->llc_source, omp_isa_name(t->isa), t->isa_why,
-             t->isa == OMP_ISA_AVX512 && !t->isa_forced
-                 ? ";\n    avx2 where 1 < N and a row of X fits 256 bits (N <= 8 in f32, <= 4 in f64)"
-                 : "",
-             t->cores,
+             narrow, t->cores,
              t->pus > t->cores ? ", SMT siblings left idle" : "", omp_get_max_threads(),
              t->from_hwloc ? "threads pinned one per core (LOOM_OMP_BIND=0 or OMP_PROC_BIND "
                              "turns it off); plan buffers first-touched by the threads that use them"

@@ -33,12 +33,13 @@ __attribute__((visibility("hidden"))) const omp_topology *omp_topology_get(void)
 __attribute__((visibility("hidden"))) const char *omp_isa_name(omp_isa isa);
 /* The kernels a plan of N columns of es-byte elements runs: t->isa, except
  * that on an AVX-512 CPU a row of X of 1 < N elements that fits 256 bits
- * (N <= 8 in f32, <= 4 in f64) runs the AVX2 kernels.  There the 512-bit
+ * (OMP_NARROW_ROW_BYTES: N <= 8 in f32, <= 4 in f64) runs the AVX2 kernels.  There the 512-bit
  * kernels hold half a vector or less of live lanes at the cost of a full
  * one: on a Sapphire Rapids-class Xeon every SR design ran 1.1-1.6x slower
  * with them (bench/results/cpu-2026-11-29-spr-isa/).  The bits are the
  * same either way.  Not where LOOM_OMP_ISA is set (t->isa_forced): the
  * tests force avx512 to check its kernels at every N. */
+#define OMP_NARROW_ROW_BYTES 32
 __attribute__((visibility("hidden"))) omp_isa omp_isa_for(const omp_topology *t, int64_t n, size_t es);
 /* Pin the calling thread (OpenMP thread number tid) to one core, the first
  * hardware thread of core tid mod cores; no-op without hwloc, when the user
