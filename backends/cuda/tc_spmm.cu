@@ -560,7 +560,12 @@ static cudaError_t kernel_setup(int dev, int *blocks_per_sm)
  *
  * A row's column indices and values reach the warp 32 at a time, one
  * coalesced load per lane, one chunk ahead of use (the pipeline crosses rows);
- * each group takes its indices and values from the chunk by shuffles.
+ * each group takes its indices and values from the chunk by shuffles.  Two
+ * consecutive rows of one group each share a chunk and run side by side
+ * (rx_pair).  Paired rows, chunks masked at load time and strips wholly
+ * inside N without per-tile tests made the kernel 1.10-1.42x faster on the
+ * layers it runs at N = 256 (H200, bench/results/tc/run-2026-11-29-h200-s38:
+ * 33288 x 512 at 0.98 69 -> 49 us, 2048 x 512 1.14-1.18x), same bits.
  */
 constexpr int RX_WARPS = 8;
 constexpr int RX_THREADS = RX_WARPS * 32;
@@ -613,53 +618,186 @@ __device__ __forceinline__ int parts_of(int32_t len, int ks)
     return P;
 }
 
-/* The chunk stream of one warp: its rows in order, 32 non-zeros at a time.
- * Loads go to clamped addresses inside the row (never a select on a loaded
- * value, which would wait for it); consumers mask past the row's end. */
+/* The chunk stream of one warp: its rows in order, in units.  A unit is
+ * one row, 32 non-zeros a chunk (a row of no non-zeros has no chunk), or
+ * a pair of consecutive rows of at most KS non-zeros each (one group or
+ * none each), which share one chunk: lanes 0-15 the first row's, lanes 16-31 the second's.
+ * Lanes past a row's end hold the zero row K as column and +0 as value, so
+ * the consumers take a group's operands by shuffles alone.  The loads are
+ * predicated, never a select on a loaded value (which would wait for it).
+ *
+ * Why pairs: on tall matrices of short rows (33288 x 512 at 0.98: about 10
+ * non-zeros a row) a warp's time was one chunk's load latency and one
+ * dependent chain of shuffles, ldmatrix and MMAs per row; a pair halves the
+ * chunks and gives the two rows' chains to the scheduler side by side.
+ * The rule (rx_pairable) is applied alike by the feed and by the consumer,
+ * both walking the same rows first, first + stride, ... */
+template <int KS> __device__ __forceinline__ bool rx_pairable(int32_t len_a, int32_t len_b)
+{
+    return len_a <= KS && len_b <= KS;
+}
+
 struct rx_feed {
-    int ri, c, len, stride, m;
-    int64_t start;
-    int4 next;          /* the record of row ri + stride, in flight */
-    uint32_t ci, val;   /* this lane's element of the chunk in flight */
+    int64_t ri;          /* the load cursor's (last) row */
+    int64_t stride, m;
+    int c, len;          /* chunk of the unit in flight; the unit's non-zeros (pair: 1) */
+    bool pair;
+    int64_t start, start_b;
+    int32_t len_a, len_b;
+    int4 rec1, rec2;     /* the records of rows ri + stride and ri + 2 stride, in flight */
+    uint32_t ci, val;    /* this lane's element of the chunk in flight */
 };
 
+__device__ __forceinline__ int4 rx_record(const loomcu_tc_row *__restrict__ rows, int64_t ri, int64_t m)
+{
+    int4 r = make_int4(0, 0, 0, 0);
+    if (ri < m)
+        r = __ldg(reinterpret_cast<const int4 *>(rows + ri));
+    return r;
+}
+
+__device__ __forceinline__ int64_t rx_start(int4 r)
+{
+    return (int64_t)(((uint64_t)(uint32_t)r.y << 32) | (uint32_t)r.x);
+}
+
+template <int KS>
 __device__ __forceinline__ void rx_advance(const rx_params &p, const loomcu_tc_row *__restrict__ rows, rx_feed &f,
                                            int lane)
 {
     f.c++;
-    while ((f.c << 5) >= f.len) { /* next row with non-zeros */
-        f.ri += f.stride;
-        if (f.ri >= f.m) {
+    while ((f.c << 5) >= f.len) { /* the next unit with a chunk */
+        const int64_t a = f.ri + f.stride;
+        if (a >= f.m) {
             f.len = 0x7fffffff; /* no more chunks; none will be taken */
             f.c = 0;
             return;
         }
-        f.start = (int64_t)(((uint64_t)(uint32_t)f.next.y << 32) | (uint32_t)f.next.x);
-        f.len = f.next.w;
         f.c = 0;
-        if (f.ri + f.stride < f.m)
-            f.next = __ldg(reinterpret_cast<const int4 *>(rows + f.ri + f.stride));
+        if (a + f.stride < f.m && rx_pairable<KS>(f.rec1.w, f.rec2.w)) {
+            f.pair = true;
+            f.start = rx_start(f.rec1);
+            f.len_a = f.rec1.w;
+            f.start_b = rx_start(f.rec2);
+            f.len_b = f.rec2.w;
+            f.len = 1;
+            f.ri = a + f.stride;
+            f.rec1 = rx_record(rows, f.ri + f.stride, f.m);
+            f.rec2 = rx_record(rows, f.ri + 2 * f.stride, f.m);
+        } else {
+            f.pair = false;
+            f.start = rx_start(f.rec1);
+            f.len = f.rec1.w;
+            f.ri = a;
+            f.rec1 = f.rec2;
+            f.rec2 = rx_record(rows, f.ri + 2 * f.stride, f.m);
+        }
     }
-    const int idx = (f.c << 5) + lane;
-    const int64_t j = f.start + (idx < f.len ? idx : f.len - 1);
-    f.ci = (uint32_t)__ldg(p.ci + j);
-    f.val = (uint32_t)__ldg((const unsigned short *)p.val + j);
+    int64_t j;
+    bool in;
+    if (f.pair) {
+        in = lane < 16 ? lane < f.len_a : lane - 16 < f.len_b;
+        j = lane < 16 ? f.start + lane : f.start_b + (lane - 16);
+    } else {
+        const int idx = (f.c << 5) + lane;
+        in = idx < f.len;
+        j = f.start + idx;
+    }
+    f.ci = (uint32_t)p.k; /* the zero row */
+    f.val = 0u;
+    if (in) {
+        f.ci = (uint32_t)__ldg(p.ci + j);
+        f.val = (uint32_t)__ldg((const unsigned short *)p.val + j);
+    }
 }
 
-/* One row (P parts) for the strip at n0, against the resident strip at xs. */
-template <int VT, int KS, int W, int P>
-__device__ __forceinline__ void rx_row(const rx_params &p, const loomcu_tc_row *__restrict__ rows, rx_feed &f,
-                                       uint32_t &ci_c, uint32_t &val_c, uint32_t xs, int64_t n0, int32_t row,
-                                       int32_t len, int lane)
+/* The chunk in flight becomes the one in use: column indices as loaded, and
+ * the values paired (lane 2i holds elements 2i and 2i+1 of the chunk: the
+ * B fragment's 32-bit registers); then the next chunk is started. */
+template <int KS>
+__device__ __forceinline__ void rx_take(const rx_params &p, const loomcu_tc_row *__restrict__ rows, rx_feed &f,
+                                        uint32_t &ci_c, uint32_t &pr_c, int lane)
+{
+    ci_c = f.ci;
+    pr_c = f.val | (__shfl_down_sync(0xffffffffu, f.val, 1) << 16);
+    rx_advance<KS>(p, rows, f, lane);
+}
+
+/* One group's MMAs: the k rows of the group at lane offset `base` of the
+ * chunk (column indices ci_c, paired values pr_c), against the resident
+ * strip at xs, for every tile of the strip (FULL: all inside N). */
+template <int VT, int KS, int W, bool FULL>
+__device__ __forceinline__ void rx_group(const rx_params &p, uint32_t ci_c, uint32_t pr_c, int base, uint32_t xs,
+                                         int64_t n0, int lane, float (&acc)[rx_shape<W>::TILES][4])
 {
     typedef rx_shape<W> sh;
-    typedef typename storage<VT>::T T;
     constexpr int PREC = VT == TC_VAL_F16 ? TC_PREC_F16 : TC_PREC_BF16;
-    const int g = lane >> 2, q = lane & 3;
+    const int q = lane & 3;
     /* ldmatrix rows: x4 (k16) lane = 8*mi + j reads k-row j (+8 for mi >= 2)
      * at columns +8 for odd mi; x2 (k8) uses lanes 0..15 the same way */
     const int kk = KS == 16 ? (lane & 7) + ((lane >> 4) & 1) * 8 : (lane & 7);
     const uint32_t lane_col = ((lane >> 3) & 1) * 16;
+    const uint32_t xrow = __shfl_sync(0xffffffffu, ci_c, base + kk); /* padding: the zero row */
+    const uint32_t addr = xs + xrow * sh::PITCH + lane_col;
+    uint32_t b[2];
+    b[0] = __shfl_sync(0xffffffffu, pr_c, base + 2 * q);
+    b[1] = KS == 16 ? __shfl_sync(0xffffffffu, pr_c, base + 2 * q + 8) : 0u;
+#pragma unroll
+    for (int t = 0; t < sh::TILES; t++) {
+        if (FULL || n0 + 16 * t < p.n) {
+            uint32_t a[4];
+            if constexpr (KS == 16)
+                ldsm_x4_trans(addr + 32 * t, a);
+            else
+                ldsm_x2_trans(addr + 32 * t, a);
+            mma<PREC, KS>::run(acc[t], a, b);
+        }
+    }
+}
+
+/* Lane 4g+q's two outputs of a part: columns 16q+g and 16q+g+8 of the strip
+ * (D rows g, g+8 of tile q; all four lanes of a quad hold the same D). */
+template <int W>
+__device__ __forceinline__ void rx_lane_part(const float (&acc)[rx_shape<W>::TILES][4], int q, float (&out)[2])
+{
+    out[0] = acc[0][0];
+    out[1] = acc[0][2];
+#pragma unroll
+    for (int t = 1; t < rx_shape<W>::TILES; t++)
+        if (q == t) {
+            out[0] = acc[t][0];
+            out[1] = acc[t][2];
+        }
+}
+
+/* Step 5 for the lane's two outputs of one row (tc_model.c finish()). */
+template <int VT, int W, bool FULL>
+__device__ __forceinline__ void rx_store(const rx_params &p, int32_t row, int64_t n0, int lane, const float (&v)[2])
+{
+    typedef typename storage<VT>::T T;
+    const int g = lane >> 2, q = lane & 3;
+    if (q < rx_shape<W>::TILES) {
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const int64_t col = n0 + 16 * q + g + 8 * h;
+            if (FULL || col < p.n) {
+                T *y = (T *)p.y + (int64_t)row * p.ldy + col;
+                const float y32 = (p.beta == 0.0f) ? __fmul_rn(p.alpha, v[h])
+                                                   : __fmaf_rn(p.alpha, v[h], __fmul_rn(p.beta, to_f32(*y)));
+                store_as(y, y32);
+            }
+        }
+    }
+}
+
+/* One row (P parts) for the strip at n0, against the resident strip at xs. */
+template <int VT, int KS, int W, int P, bool FULL>
+__device__ __forceinline__ void rx_row(const rx_params &p, const loomcu_tc_row *__restrict__ rows, rx_feed &f,
+                                       uint32_t &ci_c, uint32_t &pr_c, uint32_t xs, int64_t n0, int32_t row,
+                                       int32_t len, int lane)
+{
+    typedef rx_shape<W> sh;
+    const int q = lane & 3;
     const int32_t groups = (len + KS - 1) / KS;
     const int32_t G = (groups + P - 1) / P;
     float part[P][2];
@@ -673,44 +811,11 @@ __device__ __forceinline__ void rx_row(const rx_params &p, const loomcu_tc_row *
         const int32_t ge = (pp + 1) * G < groups ? (pp + 1) * G : groups;
         for (int32_t gi = gb; gi < ge; gi++) {
             const int o = gi * KS; /* the group's first non-zero in the row */
-            if ((o & 31) == 0) {   /* a new chunk: take it, start the next */
-                ci_c = f.ci;
-                val_c = f.val;
-                rx_advance(p, rows, f, lane);
-            }
-            const int base = o & 31;
-            const uint32_t col_a = __shfl_sync(0xffffffffu, ci_c, base + kk);
-            /* padding past the row's end reads the zero row */
-            const uint32_t xrow = o + kk < len ? col_a : (uint32_t)p.k;
-            const uint32_t addr = xs + xrow * sh::PITCH + lane_col;
-            auto v = [&](int t) -> uint32_t {
-                const uint32_t w = __shfl_sync(0xffffffffu, val_c, base + t);
-                return o + t < len ? (w & 0xffffu) : 0u;
-            };
-            uint32_t b[2];
-            b[0] = v(2 * q) | (v(2 * q + 1) << 16);
-            b[1] = KS == 16 ? (v(2 * q + 8) | (v(2 * q + 9) << 16)) : 0u;
-#pragma unroll
-            for (int t = 0; t < sh::TILES; t++) {
-                if (n0 + 16 * t < p.n) {
-                    uint32_t a[4];
-                    if constexpr (KS == 16)
-                        ldsm_x4_trans(addr + 32 * t, a);
-                    else
-                        ldsm_x2_trans(addr + 32 * t, a);
-                    mma<PREC, KS>::run(acc[t], a, b);
-                }
-            }
+            if ((o & 31) == 0)     /* a new chunk: take it, start the next */
+                rx_take<KS>(p, rows, f, ci_c, pr_c, lane);
+            rx_group<VT, KS, W, FULL>(p, ci_c, pr_c, o & 31, xs, n0, lane, acc);
         }
-        /* lane 4g+q keeps columns 16q+g and 16q+g+8 of this part (D rows g, g+8 of tile q) */
-        part[pp][0] = acc[0][0];
-        part[pp][1] = acc[0][2];
-#pragma unroll
-        for (int t = 1; t < sh::TILES; t++)
-            if (q == t) {
-                part[pp][0] = acc[t][0];
-                part[pp][1] = acc[t][2];
-            }
+        rx_lane_part<W>(acc, q, part[pp]);
     }
     /* the halving tree of tc_model.h step 4 */
 #pragma unroll
@@ -720,18 +825,64 @@ __device__ __forceinline__ void rx_row(const rx_params &p, const loomcu_tc_row *
             part[l][0] = __fadd_rn(part[l][0], part[l + st][0]);
             part[l][1] = __fadd_rn(part[l][1], part[l + st][1]);
         }
-    if (q < sh::TILES) {
+    rx_store<VT, W, FULL>(p, row, n0, lane, part[0]);
+}
+
+/* Two rows of one group or none each (rx_pairable), from one chunk: the same
+ * operations as rx_row<P = 1> for each, side by side. */
+template <int VT, int KS, int W, bool FULL>
+__device__ __forceinline__ void rx_pair(const rx_params &p, const loomcu_tc_row *__restrict__ rows, rx_feed &f,
+                                        uint32_t &ci_c, uint32_t &pr_c, uint32_t xs, int64_t n0, int32_t row_a,
+                                        int32_t len_a, int32_t row_b, int32_t len_b, int lane)
+{
+    typedef rx_shape<W> sh;
+    const int q = lane & 3;
+    rx_take<KS>(p, rows, f, ci_c, pr_c, lane);
+    float acc_a[sh::TILES][4], acc_b[sh::TILES][4];
 #pragma unroll
-        for (int h = 0; h < 2; h++) {
-            const int64_t col = n0 + 16 * q + g + 8 * h;
-            if (col < p.n) {
-                T *y = (T *)p.y + (int64_t)row * p.ldy + col;
-                /* step 5, as tc_model.c finish() */
-                const float y32 = (p.beta == 0.0f) ? __fmul_rn(p.alpha, part[0][h])
-                                                   : __fmaf_rn(p.alpha, part[0][h], __fmul_rn(p.beta, to_f32(*y)));
-                store_as(y, y32);
+    for (int t = 0; t < sh::TILES; t++) {
+        acc_a[t][0] = acc_a[t][1] = acc_a[t][2] = acc_a[t][3] = 0.0f;
+        acc_b[t][0] = acc_b[t][1] = acc_b[t][2] = acc_b[t][3] = 0.0f;
+    }
+    if (len_a > 0) /* an empty row's sum is +0, no MMA (tc_model.h) */
+        rx_group<VT, KS, W, FULL>(p, ci_c, pr_c, 0, xs, n0, lane, acc_a);
+    if (len_b > 0)
+        rx_group<VT, KS, W, FULL>(p, ci_c, pr_c, 16, xs, n0, lane, acc_b);
+    float part[2];
+    rx_lane_part<W>(acc_a, q, part);
+    rx_store<VT, W, FULL>(p, row_a, n0, lane, part);
+    rx_lane_part<W>(acc_b, q, part);
+    rx_store<VT, W, FULL>(p, row_b, n0, lane, part);
+}
+
+/* A warp's rows for the strip at n0: first, first + stride, ..., a pair
+ * where rx_pairable says so, else one row of its P parts. */
+template <int VT, int KS, int W, bool FULL>
+__device__ __forceinline__ void rx_rows(const rx_params &p, const loomcu_tc_row *__restrict__ rows, rx_feed &f,
+                                        uint32_t xs, int64_t n0, int64_t first, int64_t stride, int lane)
+{
+    uint32_t ci_c = 0, pr_c = 0;
+    for (int64_t ri = first; ri < p.m;) {
+        const int4 r = __ldg(reinterpret_cast<const int4 *>(rows + ri));
+        const int32_t row = r.z, len = r.w;
+        if (ri + stride < p.m) {
+            const int4 r2 = __ldg(reinterpret_cast<const int4 *>(rows + ri + stride));
+            if (rx_pairable<KS>(len, r2.w)) {
+                rx_pair<VT, KS, W, FULL>(p, rows, f, ci_c, pr_c, xs, n0, row, len, r2.z, r2.w, lane);
+                ri += 2 * stride;
+                continue;
             }
         }
+        const int P = parts_of(len, KS);
+        if (P == 1)
+            rx_row<VT, KS, W, 1, FULL>(p, rows, f, ci_c, pr_c, xs, n0, row, len, lane);
+        else if (P == 2)
+            rx_row<VT, KS, W, 2, FULL>(p, rows, f, ci_c, pr_c, xs, n0, row, len, lane);
+        else if (P == 4)
+            rx_row<VT, KS, W, 4, FULL>(p, rows, f, ci_c, pr_c, xs, n0, row, len, lane);
+        else
+            rx_row<VT, KS, W, 8, FULL>(p, rows, f, ci_c, pr_c, xs, n0, row, len, lane);
+        ri += stride;
     }
 }
 
@@ -742,8 +893,8 @@ __global__ void __launch_bounds__(RX_THREADS, 2) tc_resident_kernel(rx_params p,
     extern __shared__ __align__(16) unsigned char smem[];
     const uint32_t xs = smem_addr(smem);
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    const int stride = p.chunks * RX_WARPS;
-    const int first = blockIdx.x + p.chunks * warp;
+    const int64_t stride = (int64_t)p.chunks * RX_WARPS;
+    const int64_t first = blockIdx.x + (int64_t)p.chunks * warp;
     for (int s = blockIdx.y; s < p.strips; s += gridDim.y) {
         const int64_t n0 = (int64_t)s * W;
         /* the strip, K rows of W columns, plus the zero row K */
@@ -765,40 +916,28 @@ __global__ void __launch_bounds__(RX_THREADS, 2) tc_resident_kernel(rx_params p,
         if (threadIdx.x < sh::CPR)
             *reinterpret_cast<uint4 *>(smem + (size_t)p.k * sh::PITCH + threadIdx.x * 16) = make_uint4(0, 0, 0, 0);
         cp_async_commit();
-        /* meanwhile: this warp's first rows and first chunk */
+        /* meanwhile: this warp's first rows and first chunk (the cursor
+         * starts one stride before its first row) */
         rx_feed f;
         f.stride = stride;
         f.m = p.m;
-        f.ri = first;
+        f.ri = first - stride;
         f.c = -1;
         f.len = 0;
-        f.start = 0;
+        f.pair = false;
+        f.start = f.start_b = 0;
+        f.len_a = f.len_b = 0;
         f.ci = f.val = 0;
-        if (first < p.m) {
-            const int4 r0 = __ldg(reinterpret_cast<const int4 *>(rows + first));
-            f.start = (int64_t)(((uint64_t)(uint32_t)r0.y << 32) | (uint32_t)r0.x);
-            f.len = r0.w;
-            if (first + stride < p.m)
-                f.next = __ldg(reinterpret_cast<const int4 *>(rows + first + stride));
-        }
-        rx_advance(p, rows, f, lane);
+        f.rec1 = rx_record(rows, first, p.m);
+        f.rec2 = rx_record(rows, first + stride, p.m);
+        rx_advance<KS>(p, rows, f, lane);
         cp_async_wait<0>();
         __syncthreads(); /* the strip is in */
 
-        uint32_t ci_c = 0, val_c = 0;
-        for (int ri = first; ri < p.m; ri += stride) {
-            const int4 r = __ldg(reinterpret_cast<const int4 *>(rows + ri));
-            const int32_t row = r.z, len = r.w;
-            const int P = parts_of(len, KS);
-            if (P == 1)
-                rx_row<VT, KS, W, 1>(p, rows, f, ci_c, val_c, xs, n0, row, len, lane);
-            else if (P == 2)
-                rx_row<VT, KS, W, 2>(p, rows, f, ci_c, val_c, xs, n0, row, len, lane);
-            else if (P == 4)
-                rx_row<VT, KS, W, 4>(p, rows, f, ci_c, val_c, xs, n0, row, len, lane);
-            else
-                rx_row<VT, KS, W, 8>(p, rows, f, ci_c, val_c, xs, n0, row, len, lane);
-        }
+        if (n0 + W <= p.n)
+            rx_rows<VT, KS, W, true>(p, rows, f, xs, n0, first, stride, lane);
+        else
+            rx_rows<VT, KS, W, false>(p, rows, f, xs, n0, first, stride, lane);
         __syncthreads(); /* before the next strip overwrites this one */
     }
 }
