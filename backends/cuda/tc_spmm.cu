@@ -562,10 +562,12 @@ static cudaError_t kernel_setup(int dev, int *blocks_per_sm)
  * coalesced load per lane, one chunk ahead of use (the pipeline crosses rows);
  * each group takes its indices and values from the chunk by shuffles.  Two
  * consecutive rows of one group each share a chunk and run side by side
- * (rx_pair).  Paired rows, chunks masked at load time and strips wholly
- * inside N without per-tile tests made the kernel 1.10-1.42x faster on the
- * layers it runs at N = 256 (H200, bench/results/tc/run-2026-11-29-h200-s38:
- * 33288 x 512 at 0.98 69 -> 49 us, 2048 x 512 1.14-1.18x), same bits.
+ * (rx_pair).  Paired rows, chunks masked at load time, strips wholly
+ * inside N without per-tile tests and row records loaded a unit ahead
+ * without branches made the kernel 1.10-1.5x faster on the layers it runs
+ * at N = 256 (H200, bench/results/tc/run-2026-11-29-h200-s38: 33288 x 512
+ * at 0.98 69 -> 47 us, at 0.95 98 -> 81 us; 2048 x 512 1.14-1.19x), same
+ * bits.
  */
 constexpr int RX_WARPS = 8;
 constexpr int RX_THREADS = RX_WARPS * 32;
@@ -674,24 +676,20 @@ __device__ __forceinline__ void rx_advance(const rx_params &p, const loomcu_tc_r
             return;
         }
         f.c = 0;
-        if (a + f.stride < f.m && rx_pairable<KS>(f.rec1.w, f.rec2.w)) {
-            f.pair = true;
-            f.start = rx_start(f.rec1);
-            f.len_a = f.rec1.w;
-            f.start_b = rx_start(f.rec2);
-            f.len_b = f.rec2.w;
-            f.len = 1;
-            f.ri = a + f.stride;
-            f.rec1 = rx_record(rows, f.ri + f.stride, f.m);
-            f.rec2 = rx_record(rows, f.ri + 2 * f.stride, f.m);
-        } else {
-            f.pair = false;
-            f.start = rx_start(f.rec1);
-            f.len = f.rec1.w;
-            f.ri = a;
-            f.rec1 = f.rec2;
-            f.rec2 = rx_record(rows, f.ri + 2 * f.stride, f.m);
-        }
+        /* Without branches, and both records loaded afresh whichever way:
+         * loads issued on two paths land in different registers, and the
+         * moves that merge them wait for the loads (Nsight Compute, H200:
+         * 11% of the stall samples on 33288 x 512 sat on such a move). */
+        const bool pair = a + f.stride < f.m && rx_pairable<KS>(f.rec1.w, f.rec2.w);
+        f.pair = pair;
+        f.start = rx_start(f.rec1);
+        f.len_a = f.rec1.w;
+        f.start_b = rx_start(f.rec2);
+        f.len_b = f.rec2.w;
+        f.len = pair ? 1 : f.rec1.w;
+        f.ri = pair ? a + f.stride : a;
+        f.rec1 = rx_record(rows, f.ri + f.stride, f.m);
+        f.rec2 = rx_record(rows, f.ri + 2 * f.stride, f.m);
     }
     int64_t j;
     bool in;
@@ -862,27 +860,29 @@ __device__ __forceinline__ void rx_rows(const rx_params &p, const loomcu_tc_row 
                                         uint32_t xs, int64_t n0, int64_t first, int64_t stride, int lane)
 {
     uint32_t ci_c = 0, pr_c = 0;
+    /* the records of rows ri and ri + stride, loaded one unit ahead of use */
+    int4 ra = rx_record(rows, first, p.m), rb = rx_record(rows, first + stride, p.m);
     for (int64_t ri = first; ri < p.m;) {
-        const int4 r = __ldg(reinterpret_cast<const int4 *>(rows + ri));
-        const int32_t row = r.z, len = r.w;
-        if (ri + stride < p.m) {
-            const int4 r2 = __ldg(reinterpret_cast<const int4 *>(rows + ri + stride));
-            if (rx_pairable<KS>(len, r2.w)) {
-                rx_pair<VT, KS, W, FULL>(p, rows, f, ci_c, pr_c, xs, n0, row, len, r2.z, r2.w, lane);
-                ri += 2 * stride;
-                continue;
-            }
+        const bool pair = ri + stride < p.m && rx_pairable<KS>(ra.w, rb.w);
+        const int64_t next = pair ? ri + 2 * stride : ri + stride;
+        const int4 rc = rx_record(rows, next, p.m), rd = rx_record(rows, next + stride, p.m);
+        if (pair) {
+            rx_pair<VT, KS, W, FULL>(p, rows, f, ci_c, pr_c, xs, n0, ra.z, ra.w, rb.z, rb.w, lane);
+        } else {
+            const int32_t row = ra.z, len = ra.w;
+            const int P = parts_of(len, KS);
+            if (P == 1)
+                rx_row<VT, KS, W, 1, FULL>(p, rows, f, ci_c, pr_c, xs, n0, row, len, lane);
+            else if (P == 2)
+                rx_row<VT, KS, W, 2, FULL>(p, rows, f, ci_c, pr_c, xs, n0, row, len, lane);
+            else if (P == 4)
+                rx_row<VT, KS, W, 4, FULL>(p, rows, f, ci_c, pr_c, xs, n0, row, len, lane);
+            else
+                rx_row<VT, KS, W, 8, FULL>(p, rows, f, ci_c, pr_c, xs, n0, row, len, lane);
         }
-        const int P = parts_of(len, KS);
-        if (P == 1)
-            rx_row<VT, KS, W, 1, FULL>(p, rows, f, ci_c, pr_c, xs, n0, row, len, lane);
-        else if (P == 2)
-            rx_row<VT, KS, W, 2, FULL>(p, rows, f, ci_c, pr_c, xs, n0, row, len, lane);
-        else if (P == 4)
-            rx_row<VT, KS, W, 4, FULL>(p, rows, f, ci_c, pr_c, xs, n0, row, len, lane);
-        else
-            rx_row<VT, KS, W, 8, FULL>(p, rows, f, ci_c, pr_c, xs, n0, row, len, lane);
-        ri += stride;
+        ra = rc;
+        rb = rd;
+        ri = next;
     }
 }
 
