@@ -623,7 +623,8 @@ __device__ __forceinline__ int parts_of(int32_t len, int ks)
 /* The chunk stream of one warp: its rows in order, in units.  A unit is
  * one row, 32 non-zeros a chunk (a row of no non-zeros has no chunk), or
  * a pair of consecutive rows of at most KS non-zeros each (one group or
- * none each), which share one chunk: lanes 0-15 the first row's, lanes 16-31 the second's.
+ * none each), which share one chunk: lanes 0-15 hold the first row's,
+ * lanes 16-31 the second's.
  * Lanes past a row's end hold the zero row K as column and +0 as value, so
  * the consumers take a group's operands by shuffles alone.  The loads are
  * predicated, never a select on a loaded value (which would wait for it).
