@@ -12,5 +12,6 @@ for n in ('64', '128', '256', '512'):
         v = [min(float(r['base_f16_k16_us']), float(r['base_f16_k8_us'])) /
              min(float(r['tc_f16_k16_us']), float(r['tc_f16_k8_us']))
              for r in rows if r['n'] == n and (sp is None or r['sparsity'] == sp) and r['base_f16_k16_us'] != 'nan']
-        out.append(gm(v))
-    print(f'{n:<5} ' + '  '.join(f'{x:5.3f}' for x in out))
+        out.append(gm(v) if v else None)
+    if out[0] is not None:
+        print(f'{n:<5} ' + '  '.join(f'{x:5.3f}' for x in out))
