@@ -305,6 +305,12 @@ __device__ __forceinline__ void stage_item(const params &p, const int32_t (&src)
     }
 }
 
+/* A row record (loomcu_tc_row) read as one int4: its first non-zero. */
+__device__ __forceinline__ int64_t record_start(int4 r)
+{
+    return (int64_t)(((uint64_t)(uint32_t)r.y << 32) | (uint32_t)r.x);
+}
+
 /* One part of one row as a warp walks it. */
 struct part_span {
     int64_t start; /* the row's first non-zero */
@@ -317,7 +323,7 @@ __device__ __forceinline__ part_span part_of(const loomcu_tc_row *__restrict__ r
 {
     const int4 r = __ldg(reinterpret_cast<const int4 *>(recs + ri));
     part_span s;
-    s.start = (int64_t)(((uint64_t)(uint32_t)r.y << 32) | (uint32_t)r.x);
+    s.start = record_start(r);
     s.row = r.z;
     s.len = r.w;
     const int32_t groups = (s.len + KS - 1) / KS;
@@ -566,7 +572,7 @@ static cudaError_t kernel_setup(int dev, int *blocks_per_sm)
  * inside N without per-tile tests and row records loaded a unit ahead
  * without branches made the kernel 1.10-1.5x faster on the layers it runs
  * at N = 256 (H200, bench/results/tc/run-2026-11-29-h200-s38: 33288 x 512
- * at 0.98 69 -> 47 us, at 0.95 98 -> 81 us; 2048 x 512 1.14-1.19x), same
+ * at 0.98 69 -> 47 us, at 0.95 98 -> 81 us; 2048 x 512 1.17-1.19x), same
  * bits.
  */
 constexpr int RX_WARPS = 8;
@@ -659,11 +665,6 @@ __device__ __forceinline__ int4 rx_record(const loomcu_tc_row *__restrict__ rows
     return r;
 }
 
-__device__ __forceinline__ int64_t rx_start(int4 r)
-{
-    return (int64_t)(((uint64_t)(uint32_t)r.y << 32) | (uint32_t)r.x);
-}
-
 template <int KS>
 __device__ __forceinline__ void rx_advance(const rx_params &p, const loomcu_tc_row *__restrict__ rows, rx_feed &f,
                                            int lane)
@@ -683,9 +684,9 @@ __device__ __forceinline__ void rx_advance(const rx_params &p, const loomcu_tc_r
          * 11% of the stall samples on 33288 x 512 sat on such a move). */
         const bool pair = a + f.stride < f.m && rx_pairable<KS>(f.rec1.w, f.rec2.w);
         f.pair = pair;
-        f.start = rx_start(f.rec1);
+        f.start = record_start(f.rec1);
         f.len_a = f.rec1.w;
-        f.start_b = rx_start(f.rec2);
+        f.start_b = record_start(f.rec2);
         f.len_b = f.rec2.w;
         f.len = pair ? 1 : f.rec1.w;
         f.ri = pair ? a + f.stride : a;
