@@ -85,6 +85,18 @@ template <bool L1> __device__ __forceinline__ void cp_async16(void *dst, const v
     else
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem_addr(dst)), "l"(src) : "memory");
 }
+/* The same with zero fill: the first `bytes` (0 to 16) bytes come from src,
+ * the rest of the 16 are zeros (PTX ISA cp.async, src-size).  src must stay
+ * a valid, 16-byte aligned address even where bytes is 0. */
+template <bool L1> __device__ __forceinline__ void cp_async16_fill(void *dst, const void *src, uint32_t bytes)
+{
+    if constexpr (L1)
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_addr(dst)), "l"(src), "r"(bytes)
+                     : "memory");
+    else
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_addr(dst)), "l"(src), "r"(bytes)
+                     : "memory");
+}
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 template <int N> __device__ __forceinline__ void cp_async_wait()
 {
