@@ -325,27 +325,39 @@ static const int deep_lanes = 8, deep_batches = 4;
  * (../../bench/results/cuda-2026-11-26-n1-deep/NOTES.md, call 6). */
 static const int wide_lanes = 16, wide_batches = 2; /* where loomcu_narrow_wide */
 
-/* One (value, x) pair of the exchange at N = 1 in f64. */
+/* One (value, x) pair of the exchange at N = 1. */
 template <typename T> struct __align__(2 * sizeof(T)) xpair {
     T a, x;
 };
 
-/* The exchange's room: per warp, D batches of 32 pairs. */
-template <typename T, int D> struct xpair_room {
-    xpair<T> pair[D * 32];
+/* The exchange's room, a warp's: D batches of 32 pairs in f64, one batch
+ * at a time in f32 (2 KB a block; 16-byte aligned: f32 reads two pairs a
+ * load).  A room of both f32 batches (4 KB) measured the same, 1.075x
+ * against this one's 1.072x over the shuffles.  With either, the driver
+ * gives the walk a 64 KB shared-memory carveout where the shuffles had 32
+ * KB (a carveout preference did not move it), so the L1 that caches X's
+ * gathers is 32 KB smaller: on R-MAT 1e8, where the walk is bound by the
+ * L2, that costs more than the room saves (0.97-0.98x;
+ * bench/results/cuda-2026-11-29-h200-n1-room/). */
+template <typename T, int D> struct __align__(16) xpair_room {
+    static constexpr int batches = sizeof(T) == 4 ? 1 : D;
+    xpair<T> pair[batches * 32];
 };
 
 /*
  * The fmas of one super-batch (D batches of G pairs from base; lane t of
- * the group holds pair t of each batch in ca, cx).  At N = 1 in f64 the
- * pairs go through the warp's room in shared memory: each lane writes its
- * D pairs and reads the group's back, one 16-byte load a pair, where
- * shuffles take four (two per double).  On an H100, against shuffles, two
- * clean builds (bench/results/cuda-2026-11-27-h100-sweep/, call 8): f64
- * 1.09x over six graphs and meshes and R-MAT 1e6-1e8 (R-MAT 1e7 1.13-1.23x,
- * 1e8 1.15-1.17x); f32, two shuffles a pair, 1.02x but 0.93-0.98x on
- * several inputs' best chunk (R-MAT 1e8 0.975x), so f32 keeps them, as do
- * N = 2 to 4 (V x values a pair).
+ * the group holds pair t of each batch in ca, cx).  At N = 1 the pairs go
+ * through the warp's room in shared memory: each lane writes its pair and
+ * reads the group's back, one 16-byte load a pair in f64 (shuffles take
+ * four, two per double) and two pairs a load in f32 (shuffles take four).
+ * Every shuffle and shared-memory load is a request of the L1's data pipe,
+ * which the x gathers use too: Nsight Compute on R-MAT 1e7 (H200,
+ * bench/results/cuda-2026-11-29-h200-n1-room/) had that pipe at 80% with
+ * the f32 shuffles, 64-70% with the room.  On an H100, against shuffles
+ * (bench/results/cuda-2026-11-27-h100-sweep/, call 8): f64 1.09x over six
+ * graphs and meshes and R-MAT 1e6-1e8; f32 read one pair a load then,
+ * 1.02x but 0.93-0.98x on several inputs.  N = 2 to 4 keep the shuffles (V
+ * x values a pair).
  */
 template <typename T, int G, int D, int V>
 __device__ __forceinline__ void batch_fmas(unsigned mask, int64_t base, int64_t e, const T (&ca)[D],
@@ -353,13 +365,14 @@ __device__ __forceinline__ void batch_fmas(unsigned mask, int64_t base, int64_t 
 {
     typedef arith<T> A;
     constexpr bool exchange = LOOMCU_PAIRS_THROUGH_ROOM(V, sizeof(T));
+    constexpr bool by_batch = exchange && sizeof(T) == 4; /* f32: the room holds one batch */
     const int wl = threadIdx.x & 31, g0 = wl & ~(G - 1);
-    if constexpr (exchange) {
+    if constexpr (exchange && !by_batch) {
 #pragma unroll
         for (int d = 0; d < D; d++)
             room->pair[d * 32 + wl] = xpair<T>{ca[d], cx[d][0]};
         __syncwarp(mask);
-    } else {
+    } else if constexpr (!exchange) {
         (void)room, (void)g0;
     }
 #pragma unroll
@@ -368,26 +381,41 @@ __device__ __forceinline__ void batch_fmas(unsigned mask, int64_t base, int64_t 
         if (left <= 0)
             break; /* the same in every lane of the group */
         const int cnt = left < G ? (int)left : G;
+        if constexpr (by_batch) { /* two pairs a 16-byte load */
+            static_assert(G % 2 == 0, "pairs are read two at a time");
+            room->pair[wl] = xpair<T>{ca[d], cx[d][0]};
+            __syncwarp(mask);
 #pragma unroll
-        for (int t = 0; t < G; t++) {
-            T at, xt[V];
-            if constexpr (exchange) {
-                const xpair<T> q = room->pair[d * 32 + g0 + t];
-                at = q.a;
-                xt[0] = q.x;
-            } else {
-                at = shfl<G>(mask, ca[d], t);
-#pragma unroll
-                for (int i = 0; i < V; i++)
-                    xt[i] = shfl<G>(mask, cx[d][i], t);
+            for (int t = 0; t < G; t += 2) {
+                const float4 q = *reinterpret_cast<const float4 *>(&room->pair[g0 + t]);
+                if (t < cnt)
+                    acc[0] = A::fma(q.x, q.y, acc[0]);
+                if (t + 1 < cnt)
+                    acc[0] = A::fma(q.z, q.w, acc[0]);
             }
-            if (t < cnt)
+            __syncwarp(mask); /* read before the next batch overwrites it */
+        } else {
 #pragma unroll
-                for (int i = 0; i < V; i++)
-                    acc[i] = A::fma(at, xt[i], acc[i]);
+            for (int t = 0; t < G; t++) {
+                T at, xt[V];
+                if constexpr (exchange) {
+                    const xpair<T> q = room->pair[d * 32 + g0 + t];
+                    at = q.a;
+                    xt[0] = q.x;
+                } else {
+                    at = shfl<G>(mask, ca[d], t);
+#pragma unroll
+                    for (int i = 0; i < V; i++)
+                        xt[i] = shfl<G>(mask, cx[d][i], t);
+                }
+                if (t < cnt)
+#pragma unroll
+                    for (int i = 0; i < V; i++)
+                        acc[i] = A::fma(at, xt[i], acc[i]);
+            }
         }
     }
-    if constexpr (exchange)
+    if constexpr (exchange && !by_batch)
         __syncwarp(mask); /* read before the next super-batch overwrites it */
 }
 
@@ -458,10 +486,12 @@ __device__ __forceinline__ void narrow_swept_row(const operands<T> &p, const seg
  * never stored) as segments: deep_sum, a group of GL lanes GD batches deep
  * per long segment, narrow_thread_sum, a thread per short one and per
  * swept row (the blocks after both lists').  vec: X is row-major with
- * V-aligned rows and N = V. */
+ * V-aligned rows and N = V.  The wide f32 walk is held to 40 registers,
+ * six blocks a multiprocessor as with the shuffles (its room took it to
+ * 48: five); the others keep the compiler's choice (0). */
 template <typename T, int V, int GL = deep_lanes, int GD = deep_batches>
-__global__ void __launch_bounds__(256) eb_sr_narrow_segments_kernel(operands<T> p, segments_view<T> s,
-                                                                    bool vec)
+__global__ void __launch_bounds__(256, sizeof(T) == 4 && V == 1 && GL == wide_lanes ? 6 : 0)
+    eb_sr_narrow_segments_kernel(operands<T> p, segments_view<T> s, bool vec)
 {
     let_dependent_start(); /* eb_segments_fixup_kernel follows */
     const int64_t sweep0 = s.long_blocks + s.short_blocks;
@@ -482,7 +512,7 @@ __global__ void __launch_bounds__(256) eb_sr_narrow_segments_kernel(operands<T> 
     const int64_t e = segment_end_at(s, b, stream_i64(p.ro + row + 1));
     const uint64_t pol = x_policy();
     T acc[V];
-    /* the exchange's rooms (N = 1 in f64 only), a warp's each */
+    /* the exchange's rooms (N = 1), a warp's each */
     constexpr bool rooms_used = LOOMCU_PAIRS_THROUGH_ROOM(V, sizeof(T));
     __shared__ xpair_room<T, GD> rooms[rooms_used ? 256 / 32 : 1];
     if (is_long)
