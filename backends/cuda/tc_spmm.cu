@@ -268,8 +268,8 @@ __device__ __forceinline__ void group_rows(const params &p, int64_t j0, int vali
  * each goes by one cp.async whose source bytes are the elements before N (0
  * to 16; none for a padding row), the copy filling the rest with zeros: no
  * branches (testing each chunk cost about 33 instructions, a third of an
- * item's: Nsight Compute, H200).  Otherwise whole chunks go by cp.async
- * and the others element by element. */
+ * item's: Nsight Compute, H200).  Otherwise (X not aligned) every chunk
+ * is loaded element by element. */
 template <int VT, int PREC, int KS>
 __device__ __forceinline__ void stage_item(const params &p, const int32_t (&src)[slot_shape<VT, PREC, KS>::ITER],
                                            int64_t n0, int lane, typename storage<VT>::T *S)
@@ -301,25 +301,21 @@ __device__ __forceinline__ void stage_item(const params &p, const int32_t (&src)
             continue;
         }
         const T *x = (const T *)p.x + (int64_t)src[it] * p.ldx + col;
-        if (p.vec && col + EPC <= p.n) {
-            cp_async16<STAGE_L1>(dst, x);
-        } else {
-            uint32_t w[4];
-            if constexpr (sizeof(T) == 2) {
-                const unsigned short *s16 = reinterpret_cast<const unsigned short *>(x);
+        uint32_t w[4];
+        if constexpr (sizeof(T) == 2) {
+            const unsigned short *s16 = reinterpret_cast<const unsigned short *>(x);
 #pragma unroll
-                for (int h = 0; h < 4; h++) {
-                    const uint32_t lo = col + 2 * h < p.n ? s16[2 * h] : 0u;
-                    const uint32_t hi = col + 2 * h + 1 < p.n ? s16[2 * h + 1] : 0u;
-                    w[h] = lo | (hi << 16);
-                }
-            } else {
-#pragma unroll
-                for (int e = 0; e < 4; e++)
-                    w[e] = col + e < p.n ? __float_as_uint(x[e]) : 0u;
+            for (int h = 0; h < 4; h++) {
+                const uint32_t lo = col + 2 * h < p.n ? s16[2 * h] : 0u;
+                const uint32_t hi = col + 2 * h + 1 < p.n ? s16[2 * h + 1] : 0u;
+                w[h] = lo | (hi << 16);
             }
-            *reinterpret_cast<uint4 *>(dst) = make_uint4(w[0], w[1], w[2], w[3]);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 4; e++)
+                w[e] = col + e < p.n ? __float_as_uint(x[e]) : 0u;
         }
+        *reinterpret_cast<uint4 *>(dst) = make_uint4(w[0], w[1], w[2], w[3]);
     }
 }
 
