@@ -292,7 +292,7 @@ static void explain_segments(const loom_plan *plan, const loomcu_eb_segments *sg
              " rows swept a thread each (a row of one short piece, or empty, is walked there); %" PRId64
              " rows cross chunks (carries and a fix-up); short pairs %s",
              n, sg->n_long, sg->long_threshold, wide ? 16 : 8,
-             LOOMCU_PAIRS_THROUGH_ROOM(n, loom_dtype_size(plan->dtype))
+             LOOMCU_PAIRS_THROUGH_ROOM(n)
                  ? ", pairs passed through shared memory"
                  : "",
              sg->n_short, sg->sweep_rows, sg->n_fix,

@@ -120,9 +120,9 @@ static inline int loomcu_narrow_wide(int64_t n, int64_t nnz)
 }
 
 /* Whether the narrow walk's groups pass their (value, x) pairs through
- * shared memory rather than shuffles: at N = 1, f32 and f64
- * (spmm_eb_segments.cuh batch_fmas says why). */
-#define LOOMCU_PAIRS_THROUGH_ROOM(n, elem_bytes) ((n) == 1 && ((elem_bytes) == 4 || (elem_bytes) == 8))
+ * shared memory rather than shuffles: at N = 1 (spmm_eb_segments.cuh
+ * batch_fmas says why). */
+#define LOOMCU_PAIRS_THROUGH_ROOM(n) ((n) == 1)
 
 /* Whether the plan made EB + SR segments (listed or swept). */
 static inline int loomcu_segments_made(const loomcu_eb_segments *sg)

@@ -330,49 +330,44 @@ template <typename T> struct __align__(2 * sizeof(T)) xpair {
     T a, x;
 };
 
-/* The exchange's room, a warp's: D batches of 32 pairs in f64, one batch
- * at a time in f32 (2 KB a block; 16-byte aligned: f32 reads two pairs a
- * load).  A room of both f32 batches (4 KB) measured the same, 1.075x
- * against this one's 1.072x over the shuffles.  With either, the driver
- * gives the walk a 64 KB shared-memory carveout where the shuffles had 32
- * KB (a carveout preference did not move it), so the L1 that caches X's
- * gathers is 32 KB smaller: on R-MAT 1e8, where the walk is bound by the
- * L2, that costs more than the room saves (0.97-0.98x;
- * bench/results/cuda-2026-11-29-h200-n1-room/). */
+/* The exchange's room, a warp's: D batches of 32 pairs (16-byte aligned:
+ * f32 reads two pairs a load). */
 template <typename T, int D> struct __align__(16) xpair_room {
-    static constexpr int batches = sizeof(T) == 4 ? 1 : D;
-    xpair<T> pair[batches * 32];
+    xpair<T> pair[D * 32];
 };
 
 /*
  * The fmas of one super-batch (D batches of G pairs from base; lane t of
  * the group holds pair t of each batch in ca, cx).  At N = 1 the pairs go
- * through the warp's room in shared memory: each lane writes its pair and
- * reads the group's back, one 16-byte load a pair in f64 (shuffles take
+ * through the warp's room in shared memory: each lane writes its D pairs
+ * and reads the group's back, one 16-byte load a pair in f64 (shuffles take
  * four, two per double) and two pairs a load in f32 (shuffles take four).
  * Every shuffle and shared-memory load is a request of the L1's data pipe,
  * which the x gathers use too: Nsight Compute on R-MAT 1e7 (H200,
  * bench/results/cuda-2026-11-29-h200-n1-room/) had that pipe at 80% with
- * the f32 shuffles, 64-70% with the room.  On an H100, against shuffles
+ * the f32 shuffles, 64-70% with the room; f32 at N = 1 1.07x in geometric
+ * mean over seven inputs, but 0.97x on R-MAT 1e8: with the room the driver
+ * gives the walk a 64 KB shared-memory carveout where the shuffles had 32
+ * KB (neither a carveout preference nor a room of one batch moved it), so
+ * the L1 that caches X's gathers is 32 KB smaller, and at 1e8 the walk is
+ * bound by the L2.  On an H100, against shuffles
  * (bench/results/cuda-2026-11-27-h100-sweep/, call 8): f64 1.09x over six
- * graphs and meshes and R-MAT 1e6-1e8; f32 read one pair a load then,
- * 1.02x but 0.93-0.98x on several inputs.  N = 2 to 4 keep the shuffles (V
- * x values a pair).
+ * graphs and meshes and R-MAT 1e6-1e8.  N = 2 to 4 keep the shuffles (V x
+ * values a pair).
  */
 template <typename T, int G, int D, int V>
 __device__ __forceinline__ void batch_fmas(unsigned mask, int64_t base, int64_t e, const T (&ca)[D],
                                            const T (&cx)[D][V], xpair_room<T, D> *room, T (&acc)[V])
 {
     typedef arith<T> A;
-    constexpr bool exchange = LOOMCU_PAIRS_THROUGH_ROOM(V, sizeof(T));
-    constexpr bool by_batch = exchange && sizeof(T) == 4; /* f32: the room holds one batch */
+    constexpr bool exchange = LOOMCU_PAIRS_THROUGH_ROOM(V);
     const int wl = threadIdx.x & 31, g0 = wl & ~(G - 1);
-    if constexpr (exchange && !by_batch) {
+    if constexpr (exchange) {
 #pragma unroll
         for (int d = 0; d < D; d++)
             room->pair[d * 32 + wl] = xpair<T>{ca[d], cx[d][0]};
         __syncwarp(mask);
-    } else if constexpr (!exchange) {
+    } else {
         (void)room, (void)g0;
     }
 #pragma unroll
@@ -381,19 +376,16 @@ __device__ __forceinline__ void batch_fmas(unsigned mask, int64_t base, int64_t 
         if (left <= 0)
             break; /* the same in every lane of the group */
         const int cnt = left < G ? (int)left : G;
-        if constexpr (by_batch) { /* two pairs a 16-byte load */
+        if constexpr (exchange && sizeof(T) == 4) { /* two pairs a 16-byte load */
             static_assert(G % 2 == 0, "pairs are read two at a time");
-            room->pair[wl] = xpair<T>{ca[d], cx[d][0]};
-            __syncwarp(mask);
 #pragma unroll
             for (int t = 0; t < G; t += 2) {
-                const float4 q = *reinterpret_cast<const float4 *>(&room->pair[g0 + t]);
+                const float4 q = *reinterpret_cast<const float4 *>(&room->pair[d * 32 + g0 + t]);
                 if (t < cnt)
                     acc[0] = A::fma(q.x, q.y, acc[0]);
                 if (t + 1 < cnt)
                     acc[0] = A::fma(q.z, q.w, acc[0]);
             }
-            __syncwarp(mask); /* read before the next batch overwrites it */
         } else {
 #pragma unroll
             for (int t = 0; t < G; t++) {
@@ -415,7 +407,7 @@ __device__ __forceinline__ void batch_fmas(unsigned mask, int64_t base, int64_t 
             }
         }
     }
-    if constexpr (exchange && !by_batch)
+    if constexpr (exchange)
         __syncwarp(mask); /* read before the next super-batch overwrites it */
 }
 
@@ -486,12 +478,9 @@ __device__ __forceinline__ void narrow_swept_row(const operands<T> &p, const seg
  * never stored) as segments: deep_sum, a group of GL lanes GD batches deep
  * per long segment, narrow_thread_sum, a thread per short one and per
  * swept row (the blocks after both lists').  vec: X is row-major with
- * V-aligned rows and N = V.  The wide f32 walk is held to 40 registers,
- * six blocks a multiprocessor as with the shuffles (its room took it to
- * 48: five); the others keep the compiler's choice (0). */
+ * V-aligned rows and N = V. */
 template <typename T, int V, int GL = deep_lanes, int GD = deep_batches>
-__global__ void __launch_bounds__(256, sizeof(T) == 4 && V == 1 && GL == wide_lanes ? 6 : 0)
-    eb_sr_narrow_segments_kernel(operands<T> p, segments_view<T> s, bool vec)
+__global__ void __launch_bounds__(256) eb_sr_narrow_segments_kernel(operands<T> p, segments_view<T> s, bool vec)
 {
     let_dependent_start(); /* eb_segments_fixup_kernel follows */
     const int64_t sweep0 = s.long_blocks + s.short_blocks;
@@ -513,7 +502,7 @@ __global__ void __launch_bounds__(256, sizeof(T) == 4 && V == 1 && GL == wide_la
     const uint64_t pol = x_policy();
     T acc[V];
     /* the exchange's rooms (N = 1), a warp's each */
-    constexpr bool rooms_used = LOOMCU_PAIRS_THROUGH_ROOM(V, sizeof(T));
+    constexpr bool rooms_used = LOOMCU_PAIRS_THROUGH_ROOM(V);
     __shared__ xpair_room<T, GD> rooms[rooms_used ? 256 / 32 : 1];
     if (is_long)
         deep_sum<T, GL, GD, V>(p, b, e, vec, pol, rooms + (rooms_used ? threadIdx.x >> 5 : 0), acc);
