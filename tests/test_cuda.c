@@ -344,9 +344,10 @@ static void test_tile_major(void **state)
 }
 
 /* EB+SR at N = 1 walks long segments with 16-lane groups from 4e6
- * non-zeros on (LOOMCU_NARROW_WIDE_NNZ, spmm_eb_segments.cuh), 8-lane ones
- * below: a matrix past that size, both chunk sizes the rules use, N = 1
- * (the wide groups) and 2 (the deep ones), both dtypes. */
+ * non-zeros on in f32 (LOOMCU_NARROW_WIDE_NNZ, spmm_eb_segments.cuh) and
+ * at every size in f64, 8-lane ones otherwise: a matrix past that size,
+ * both chunk sizes the rules use, N = 1 (the wide groups) and 2 (the deep
+ * ones), both dtypes.  (The narrow sweep runs the small sizes.) */
 static void test_large_narrow(void **state)
 {
     (void)state;

@@ -284,7 +284,7 @@ static void explain_segments(const loom_plan *plan, const loomcu_eb_segments *sg
                  sg->n_fix);
         return;
     }
-    const bool wide = loomcu_narrow_wide(n, plan->A->nnz);
+    const bool wide = loomcu_narrow_wide(n, plan->A->nnz, loom_dtype_size(plan->dtype));
     snprintf(buf, len,
              "cuda: EB + SR as segments at N = %" PRId64 ": %" PRId64 " long pieces (more than %" PRId64
              " non-zeros) a group of %d lanes each%s; %" PRId64

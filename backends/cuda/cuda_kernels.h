@@ -108,15 +108,15 @@ typedef struct loomcu_plan_data {
     void *arena; /* the one device allocation every array above points into */
 } loomcu_plan_data;
 
-/* At N = 1 from this many non-zeros the narrow EB + SR walk gives a long
- * piece a group of 16 lanes two batches deep, not 8 four deep
- * (spmm_eb_segments.cuh wide_lanes; the launch picks, the explanation
- * says). */
+/* At N = 1 the narrow EB + SR walk gives a long piece a group of 16 lanes
+ * two batches deep, not 8 four deep: in f64 always, in f32 from this many
+ * non-zeros (spmm_eb_segments.cuh wide_lanes says why; the launch picks,
+ * the explanation says).  elem: the value type's bytes. */
 #define LOOMCU_NARROW_WIDE_NNZ 4000000
 
-static inline int loomcu_narrow_wide(int64_t n, int64_t nnz)
+static inline int loomcu_narrow_wide(int64_t n, int64_t nnz, size_t elem)
 {
-    return n == 1 && nnz >= LOOMCU_NARROW_WIDE_NNZ;
+    return n == 1 && (elem == 8 || nnz >= LOOMCU_NARROW_WIDE_NNZ);
 }
 
 /* Whether the narrow walk's groups pass their (value, x) pairs through

@@ -317,7 +317,7 @@ static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segment
         const int64_t blocks = v.long_blocks + short_blocks(v.n_short, G, (width + tile_w - 1) / tile_w,
                                                             tile_major, block_threads);
         if (loomcu_narrow_n(p.n)) {
-            const bool wide = loomcu_narrow_wide(p.n, p.nnz); /* speed only: same bits */
+            const bool wide = loomcu_narrow_wide(p.n, p.nnz, sizeof(T)); /* speed only: same bits */
             v.long_blocks = narrow_blocks(v.n_long, wide ? wide_lanes : deep_lanes);
             v.short_blocks = narrow_blocks(v.n_short, 1);
             const int64_t nb = v.long_blocks + v.short_blocks + narrow_blocks(v.sweep_rows, 1);
@@ -325,9 +325,10 @@ static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segment
             if (wide)
                 eb_sr_narrow_segments_kernel<T, 1, wide_lanes, wide_batches>
                     <<<g, block_threads, 0, st>>>(p, v, false);
-            else if (p.n == 1)
-                eb_sr_narrow_segments_kernel<T, 1><<<g, block_threads, 0, st>>>(p, v, false);
-            else if (p.n == 2)
+            else if (p.n == 1) {
+                if constexpr (sizeof(T) == 4) /* f64 is always wide at N = 1 */
+                    eb_sr_narrow_segments_kernel<T, 1><<<g, block_threads, 0, st>>>(p, v, false);
+            } else if (p.n == 2)
                 eb_sr_narrow_segments_kernel<T, 2><<<g, block_threads, 0, st>>>(p, v, vec);
             else /* N = 3 too: a fourth column of +0, never stored */
                 eb_sr_narrow_segments_kernel<T, 4><<<g, block_threads, 0, st>>>(p, v, vec);
