@@ -261,6 +261,20 @@ __device__ __forceinline__ void group_rows(const params &p, int64_t j0, int vali
     }
 }
 
+/* 8 fp16/bf16 of X at col (16 bytes), element by element: columns past N
+ * read as zero (X not 16-byte aligned, or a chunk straddling N). */
+__device__ __forceinline__ uint4 load_chunk16_sync(int64_t n, const unsigned short *s16, int64_t col)
+{
+    uint32_t w[4];
+#pragma unroll
+    for (int h = 0; h < 4; h++) {
+        const uint32_t lo = col + 2 * h < n ? s16[2 * h] : 0u;
+        const uint32_t hi = col + 2 * h + 1 < n ? s16[2 * h + 1] : 0u;
+        w[h] = lo | (hi << 16);
+    }
+    return make_uint4(w[0], w[1], w[2], w[3]);
+}
+
 /* Start filling slot S with the strip at n0 of the group whose rows are src.
  * Padding rows and columns past N are zeros (padding must be +0: it meets a
  * zero value in the MMA, and stale Inf/NaN there would poison the sum).
@@ -301,21 +315,16 @@ __device__ __forceinline__ void stage_item(const params &p, const int32_t (&src)
             continue;
         }
         const T *x = (const T *)p.x + (int64_t)src[it] * p.ldx + col;
-        uint32_t w[4];
         if constexpr (sizeof(T) == 2) {
-            const unsigned short *s16 = reinterpret_cast<const unsigned short *>(x);
-#pragma unroll
-            for (int h = 0; h < 4; h++) {
-                const uint32_t lo = col + 2 * h < p.n ? s16[2 * h] : 0u;
-                const uint32_t hi = col + 2 * h + 1 < p.n ? s16[2 * h + 1] : 0u;
-                w[h] = lo | (hi << 16);
-            }
+            *reinterpret_cast<uint4 *>(dst) =
+                load_chunk16_sync(p.n, reinterpret_cast<const unsigned short *>(x), col);
         } else {
+            uint32_t w[4];
 #pragma unroll
             for (int e = 0; e < 4; e++)
                 w[e] = col + e < p.n ? __float_as_uint(x[e]) : 0u;
+            *reinterpret_cast<uint4 *>(dst) = make_uint4(w[0], w[1], w[2], w[3]);
         }
-        *reinterpret_cast<uint4 *>(dst) = make_uint4(w[0], w[1], w[2], w[3]);
     }
 }
 
@@ -615,20 +624,6 @@ struct rx_params {
     int strips; /* ceil(n / W) */
     int chunks; /* blocks over the rows: block x takes rows x, x + chunks*8, ... per warp */
 };
-
-/* 8 fp16/bf16 of X at col (16 bytes), element by element: columns past N
- * read as zero (X not 16-byte aligned, or a chunk straddling N). */
-__device__ __forceinline__ uint4 load_chunk16_sync(int64_t n, const unsigned short *s16, int64_t col)
-{
-    uint32_t w[4];
-#pragma unroll
-    for (int h = 0; h < 4; h++) {
-        const uint32_t lo = col + 2 * h < n ? s16[2 * h] : 0u;
-        const uint32_t hi = col + 2 * h + 1 < n ? s16[2 * h + 1] : 0u;
-        w[h] = lo | (hi << 16);
-    }
-    return make_uint4(w[0], w[1], w[2], w[3]);
-}
 
 /* tc_row_parts(): the row's part count P */
 __device__ __forceinline__ int parts_of(int32_t len, int ks)
