@@ -324,11 +324,11 @@ static const int deep_lanes = 8, deep_batches = 4;
  * 1.05x (R-MAT 1e7) and 1.10x (1e8) faster, and in f32 slower below
  * (../../bench/results/cuda-2026-11-26-n1-deep/NOTES.md, call 6).  In
  * f64 it is used at every size: there it needs 48 registers (five blocks
- * a multiprocessor) where the 8-lane, 4-batch walk needs 76 (three).
- * EB + SR at N = 1 in f64 then ran
- * 1.02-1.04x faster over 38 matrices and R-MAT 1e6 (net of the runs'
- * drift); against cuSPARSE R-MAT 1e6 went from 0.94 to 1.01, and the
- * other inputs, where RB designs are mostly faster, did not move (H200,
+ * a multiprocessor) where the 8-lane, 4-batch walk needs 76 (three).  EB
+ * + SR at N = 1 in f64 then ran 1.02-1.04x faster over 38 matrices and
+ * R-MAT 1e6 (net of the runs' drift); against cuSPARSE R-MAT 1e6 went
+ * from 0.94 to 1.01, and the other inputs, where RB designs are mostly
+ * faster, did not move (H200,
  * ../../bench/results/cuda-2026-11-29-h200-f64-wide/). */
 static const int wide_lanes = 16, wide_batches = 2; /* where loomcu_narrow_wide */
 
