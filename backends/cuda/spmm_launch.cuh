@@ -325,10 +325,9 @@ static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segment
             if (wide)
                 eb_sr_narrow_segments_kernel<T, 1, wide_lanes, wide_batches>
                     <<<g, block_threads, 0, st>>>(p, v, false);
-            else if (p.n == 1) {
-                if constexpr (sizeof(T) == 4) /* f64 is always wide at N = 1 */
-                    eb_sr_narrow_segments_kernel<T, 1><<<g, block_threads, 0, st>>>(p, v, false);
-            } else if (p.n == 2)
+            else if (p.n == 1)
+                eb_sr_narrow_segments_kernel<T, 1><<<g, block_threads, 0, st>>>(p, v, false);
+            else if (p.n == 2)
                 eb_sr_narrow_segments_kernel<T, 2><<<g, block_threads, 0, st>>>(p, v, vec);
             else /* N = 3 too: a fourth column of +0, never stored */
                 eb_sr_narrow_segments_kernel<T, 4><<<g, block_threads, 0, st>>>(p, v, vec);
