@@ -11,7 +11,7 @@ p=os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'select_e
 spec=importlib.util.spec_from_file_location('se', p); se=importlib.util.module_from_spec(spec); spec.loader.exec_module(se)
 lt=se.lt
 if len(sys.argv) != 3 or not all(os.path.isfile(f) for f in sys.argv[1:]):
-    sys.exit("usage: score_by_group.py SWEEP.csv.gz SELECT.csv (two existing files)")
+    sys.exit("usage: score_by_group.py SWEEP.csv.gz SELECT.csv[.gz] (two existing files)")
 sweep, select, folds = sys.argv[1], sys.argv[2], 5
 class A: pass
 args=A(); args.trees=100; args.depth=4; args.rate=0.1; args.min_leaf=5; args.margin=0.1; args.lightgbm=False
@@ -25,7 +25,7 @@ for fold in range(folds):
     models=lt.fit(times,feats,train,args); fixed=se.best_fixed(times,train)
     for k in test: held[k]=se.score(times,k,lt.choose(models,feats[k],fixed,args.margin))
 auto={}
-for r in csv.reader(open(select)):
+for r in csv.reader(lt.open_text(select)):
     mat,be,dt,n,sel,strat,plan_ms,chosen_ms,best_ms,best_s=r
     key=(mat,be,dt,int(n))
     if sel!='auto' or key not in times: continue

@@ -1,24 +1,24 @@
 #!/usr/bin/env python3
 """Summaries of the 2026-11-24 H200 session, from its CSV files alone.
 
-tc_bench.csv        the full sweep: the kernel as built (automatic choice by
-                    the byte rule of that build), the baseline (the kernel
-                    before this work, base_* columns), cuSPARSE, cuBLAS.
-paths_gather.csv    tc only, the same source with the gather kernel forced
-paths_resident.csv  tc only, the resident kernel forced (fp16 builds)
+tc_bench.csv.gz        the full sweep: the kernel as built (automatic choice by
+                       the byte rule of that build), the baseline (the kernel
+                       before this work, base_* columns), cuSPARSE, cuBLAS.
+paths_gather.csv.gz    tc only, the same source with the gather kernel forced
+paths_resident.csv.gz  tc only, the resident kernel forced (fp16 builds)
 
 "final" is the committed rule: the resident kernel for tall matrices (rows >=
 132 SMs x 2 blocks x 8 warps x 8 = 16896: the two 33288 x 512 matrices), the
 gather kernel for the rest; its times are those measured with that kernel
-forced, for each matrix and N.  Library times come from tc_bench.csv.  The
+forced, for each matrix and N.  Library times come from tc_bench.csv.gz.  The
 tc-only sweeps timed the baseline 1.7% faster (geomean) than the full sweep
 did; "final, corrected" scales the final times up by that ratio.
 """
-import csv, math, os, sys
+import csv, gzip, math, os, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
-load = lambda f: {(r['matrix'], r['n']): r for r in csv.DictReader(open(os.path.join(here, f)))}
-main, G, R = load('tc_bench.csv'), load('paths_gather.csv'), load('paths_resident.csv')
+load = lambda f: {(r['matrix'], r['n']): r for r in csv.DictReader(gzip.open(os.path.join(here, f), 'rt'))}
+main, G, R = load('tc_bench.csv.gz'), load('paths_gather.csv.gz'), load('paths_resident.csv.gz')
 tmin = lambda r, a='tc_f16_k16_us', b='tc_f16_k8_us': min(float(r[a]), float(r[b]))
 base = lambda r: tmin(r, 'base_f16_k16_us', 'base_f16_k8_us')
 geo = lambda v: math.exp(sum(map(math.log, v)) / len(v))
