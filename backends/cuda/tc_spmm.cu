@@ -597,8 +597,15 @@ static cudaError_t kernel_setup(int dev, int *blocks_per_sm)
  * at N = 256 (H200, bench/results/tc/run-2026-11-29-h200-s38: 33288 x 512
  * at 0.98 69 -> 47 us, at 0.95 98 -> 81 us; 2048 x 512 1.17-1.19x), same
  * bits.
+ *
+ * One block of 16 warps a multiprocessor, not two of 8: the grid is one
+ * wave, so both blocks of a multiprocessor copied their strips at the same
+ * time and nothing overlapped the copies; one block copies one strip for
+ * as many warps, half the bytes from L2 (1.04-1.13x on 512 x 512,
+ * 1024 x 256/512 and 2048 x 512 at N = 256 and 512, H200,
+ * bench/results/tc/run-2026-11-29-h200-s41, same bits).
  */
-constexpr int RX_WARPS = 8;
+constexpr int RX_WARPS = 16;
 constexpr int RX_THREADS = RX_WARPS * 32;
 
 template <int W> struct rx_shape {
@@ -622,7 +629,7 @@ struct rx_params {
     int vec;    /* X rows 16-byte aligned */
     int k, m;   /* rows of X (the strip's rows; row k is all zeros), rows of A */
     int strips; /* ceil(n / W) */
-    int chunks; /* blocks over the rows: block x takes rows x, x + chunks*8, ... per warp */
+    int chunks; /* blocks over the rows: block x takes rows x, x + chunks*RX_WARPS, ... per warp */
 };
 
 /* tc_row_parts(): the row's part count P */
@@ -898,7 +905,7 @@ __device__ __forceinline__ void rx_rows(const rx_params &p, const loomcu_tc_row 
 }
 
 template <int VT, int KS, int W>
-__global__ void __launch_bounds__(RX_THREADS, 2) tc_resident_kernel(rx_params p, const loomcu_tc_row *__restrict__ rows)
+__global__ void __launch_bounds__(RX_THREADS, 1) tc_resident_kernel(rx_params p, const loomcu_tc_row *__restrict__ rows)
 {
     typedef rx_shape<W> sh;
     extern __shared__ __align__(16) unsigned char smem[];
@@ -979,9 +986,10 @@ static cudaError_t rx_device_limits(int dev, rx_limits *l)
 }
 
 /* The resident kernel holds strips of 64 columns (K rows and a row of
- * zeros), two blocks per multiprocessor (one copies its strip while the
- * other computes): a strip fits one block's opt-in shared memory and half
- * a multiprocessor's less what the system keeps per block.  K up to 802
+ * zeros): a strip fits one block's opt-in shared memory and half a
+ * multiprocessor's less what the system keeps per block (the bound of the
+ * two 8-warp blocks the kernel ran as until 2026-11-29; one 16-warp block
+ * could hold twice the rows, not measured yet).  K up to 802
  * rows on an H100 (rx_max_k; loomcu_tc_resident_max_k gives it to the
  * selector).  Narrower strips for larger K (32 and 16 columns, one MMA
  * tile or two per group) were slower than the gather kernel on every DLMC
@@ -1018,14 +1026,16 @@ static cudaError_t rx_launch_w(const loomcu_tc_plan *plan, const rx_params &rp, 
 }
 
 /* The resident-strip kernel where it pays (speed only: both kernels give
- * the same bits), on a grid of two blocks per multiprocessor (one copies
- * its strip while the other computes):
+ * the same bits), on a grid of one block per multiprocessor, rounded down
+ * so that it is one wave (rounded up, 136 blocks on 132 multiprocessors
+ * took 1.6x as long: a second wave for four blocks):
  *   - tall matrices, rows enough for 8 or more a warp: each strip copy
  *     serves many rows and the pipeline of chunks runs long (33288 x 512:
  *     1.1x to 1.9x faster than the gather kernel, H200, 2026-11-24);
- *   - elsewhere where the grid still holds two blocks per multiprocessor
- *     (at 1.5 or more: with one, nothing hides the copy) and the gather
- *     kernel would move at least half the bytes the strips' copies do:
+ *   - elsewhere where the grid still holds 12 warps a multiprocessor or
+ *     more (the rule of the two 8-warp blocks, 1.5 blocks, in warps) and
+ *     the gather kernel would move at least half the bytes the strips'
+ *     copies do:
  *     nnz x N gathered against blocks x K x 64 copied.  On an H100, every
  *     DLMC layer, both kernels forced in turn
  *     (bench/results/tc/run-2026-11-27-h100-resident), that takes the
@@ -1047,18 +1057,18 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
     if (smem == 0)
         return 0;
     const int64_t strips = (pr.n + RX_WIDTH - 1) / RX_WIDTH;
-    double per_sm = 2.0; /* blocks a multiprocessor */
+    double per_sm = 1.0; /* blocks a multiprocessor */
 #ifdef LOOMTC_TUNING     /* tuning sessions only: LOOMTC_RX_BLOCKS */
     if (getenv("LOOMTC_RX_BLOCKS"))
         per_sm = atof(getenv("LOOMTC_RX_BLOCKS"));
 #endif
     const int64_t row_cap = (plan->m + RX_WARPS - 1) / RX_WARPS;
-    int64_t chunks = ((int64_t)(sms * per_sm) + strips - 1) / strips;
+    int64_t chunks = (int64_t)(sms * per_sm) / strips;
     chunks = chunks > row_cap ? row_cap : chunks < 1 ? 1 : chunks;
-    const bool tall = plan->m >= (int64_t)sms * 2 * RX_WARPS * 8;
+    const bool tall = plan->m >= (int64_t)sms * RX_WARPS * 8;
     const double blocks = (double)chunks * (double)strips;
     const double gathered_per_copied = (double)plan->nnz * (double)pr.n / (blocks * (double)k * RX_WIDTH);
-    bool use = tall || (2 * blocks >= 3.0 * sms && gathered_per_copied >= TC_RX_MIN_GATHER_PER_COPY) ||
+    bool use = tall || (blocks * RX_WARPS >= 12.0 * sms && gathered_per_copied >= TC_RX_MIN_GATHER_PER_COPY) ||
                path == LOOMCU_TC_PATH_RESIDENT;
 #ifdef LOOMTC_TUNING /* tuning sessions only: LOOMTC_PATH=gather|resident */
     if (getenv("LOOMTC_PATH"))
