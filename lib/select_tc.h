@@ -12,12 +12,16 @@
  * tall layer (33288 x 512) is the reason for the cap on M: there the tiles
  * form's dense MMAs (M*K*N) cost more than the rows form's gathers.
  * Where K is small enough for the rows form's resident-strip kernel (X
- * strips held in shared memory: tc_spmm.cu rx_try; 802 rows on an H100,
+ * strips held in shared memory: tc_spmm.cu rx_try; 1613 rows on an H200,
  * as the device reports through loomcu_tc_resident_max_k, 768 where it
- * does not say) the rows form needs twice the work
- * before the tiles form pays (run-2026-11-27-h100-resident: 512 x 512 at
- * 0.9 and N = 512, 2048 x 512 at 0.95 and N = 256 run faster in the rows
- * form; with 1.6e7 for every K, 512 x 2048 at 0.95 lost to cuSPARSE).
+ * does not say) the rows form wins on every DLMC layer measured, N = 256
+ * to 512, but 1024 x 256 at 0.9 and N = 512 (tiles 1.14x), since that
+ * kernel runs one 16-warp block a multiprocessor
+ * (bench/results/tc/run-2026-11-29-h200-s41, calls 3 and 4, two machines:
+ * 2048 x 512 at 0.9-0.95 and 1024 x 512 at 0.9 went 1.02-1.4x faster than
+ * the tiles the earlier bound of 1.6e7 gave them).  So the tiles form
+ * takes those K only past a work of 2e8, beyond the measured range
+ * (N >= 1024 on the 2048-row layers), where its dense MMAs may amortize.
  */
 #ifndef LOOM_SELECT_TC_H
 #define LOOM_SELECT_TC_H
@@ -27,9 +31,9 @@
 #define LOOM_TC_TILES_MIN_N 256       /* columns of X */
 #define LOOM_TC_TILES_MIN_DENSITY 0.04 /* nnz / (M K) */
 #define LOOM_TC_TILES_MIN_WORK 8e6     /* nnz * N: the products */
-#define LOOM_TC_TILES_MIN_WORK_SHORT_K 1.6e7 /* ... where K <= LOOM_TC_RESIDENT_MAX_K */
+#define LOOM_TC_TILES_MIN_WORK_SHORT_K 2e8 /* ... where K fits the resident strips */
 #define LOOM_TC_RESIDENT_MAX_K 768     /* the rows form's resident-strip kernel fits, where the
-                                        * device does not say (an H100 holds up to 802) */
+                                        * device does not say (an H200 holds up to 1613) */
 #define LOOM_TC_TILES_MAX_M 8192       /* rows: past this the dense MMA work dominates */
 
 /* The largest K the resident-strip kernel holds: the device's answer

@@ -480,8 +480,8 @@ static void test_tensor_core_rules(void **state)
         int depth;
     } layers[] = {
         {400, 2000, 256, 100, LOOM_TC_TILES, 16}, /* density 0.05, nnz * N = 1.0e7 >= 8e6 */
-        {1024, 512, 256, 50, LOOM_TC_ROWS, 16},   /* 1.3e7: K <= 768 needs 1.6e7 */
-        {1024, 512, 512, 50, LOOM_TC_TILES, 16},  /* 2.6e7 */
+        {1024, 512, 512, 50, LOOM_TC_ROWS, 16},   /* 2.6e7: K <= 768 needs 2e8 */
+        {1024, 512, 4096, 50, LOOM_TC_TILES, 16}, /* 2.1e8 */
         {400, 2000, 128, 100, LOOM_TC_ROWS, 16},  /* N < 256 */
         {1024, 512, 64, 20, LOOM_TC_ROWS, 16},    /* rows of 8 or more: k = 16 at any N */
         {1024, 512, 64, 6, LOOM_TC_ROWS, 8},      /* shorter: k = 8 */

@@ -22,8 +22,10 @@
  * parts); and the tiles form with Inf and NaN in X (test_nonfinite).
  * Inputs: random matrices with empty rows and rows of more than 64 non-zeros,
  * N not a multiple of 64 (1, 7, 64, 100, 130, 256), X with an odd leading
- * dimension, alpha/beta, every storage type and MMA shape; K of 1200 and
- * 3000 (past the resident kernel's reach: the gather kernel alone); a tall matrix
+ * dimension, alpha/beta, every storage type and MMA shape; K of 1200
+ * (within the resident kernel's reach on an H100/H200, 1613 rows; past it
+ * on cards of less shared memory) and 3000 (past it: the gather kernel
+ * alone); a tall matrix
  * with more row blocks than a GPU holds at once (the kernel then walks
  * several rows per warp); and the DLMC matrix in data/unittest (plus
  * $LOOM_TC_DLMC, a list of .smtx files).
@@ -374,9 +376,10 @@ static void test_tall(void **state)
     assert_int_equal(fails, 0);
 }
 
-/* K of 1200 and 3000: past what the resident kernel holds (about 770 rows
- * on an H200), so the gather kernel alone, with X rows far apart; rows 2
- * and 3 of 150 and 600 non-zeros take 8 parts of several groups. */
+/* K of 1200 and 3000, X rows far apart: 1200 within what the resident
+ * kernel holds on an H200 (1613 rows), so both rows-form kernels, 3000
+ * past it, so the gather kernel alone; rows 2 and 3 of 150 and 600
+ * non-zeros take 8 parts of several groups. */
 static void test_wide(void **state)
 {
     (void)state;

@@ -986,20 +986,22 @@ static cudaError_t rx_device_limits(int dev, rx_limits *l)
 }
 
 /* The resident kernel holds strips of 64 columns (K rows and a row of
- * zeros): a strip fits one block's opt-in shared memory and half a
- * multiprocessor's less what the system keeps per block (the bound of the
- * two 8-warp blocks the kernel ran as until 2026-11-29; one 16-warp block
- * could hold twice the rows, not measured yet).  K up to 802
- * rows on an H100 (rx_max_k; loomcu_tc_resident_max_k gives it to the
- * selector).  Narrower strips for larger K (32 and 16 columns, one MMA
+ * zeros): a strip fits one block's opt-in shared memory and the
+ * multiprocessor's less what the system keeps per block (one block a
+ * multiprocessor).  K up to 1613 rows on an H200 (rx_max_k;
+ * loomcu_tc_resident_max_k gives it to the selector); half that while the
+ * kernel ran two blocks.  Raising the bound from 802 took the layers of
+ * K = 1024 off the gather kernel: 1.4-2.4x on 2048 x 1024 and 1.2-2.0x
+ * on 512 x 1024 at 0.9-0.95, N = 256-512, same bits (H200,
+ * bench/results/tc/run-2026-11-29-h200-s41, call 4).  Narrower strips for larger K (32 and 16 columns, one MMA
  * tile or two per group) were slower than the gather kernel on every DLMC
  * matrix they applied to (H200, 2026-11-24): the per-group work is then
  * spread over too few MMAs. */
 constexpr int RX_WIDTH = 64;
 static int64_t rx_max_k(const rx_limits &l)
 {
-    const int64_t half = (int64_t)l.per_sm / 2 - l.reserved;
-    const int64_t rows = (l.optin < half ? l.optin : half) / rx_shape<RX_WIDTH>::PITCH;
+    const int64_t whole = (int64_t)l.per_sm - l.reserved;
+    const int64_t rows = (l.optin < whole ? l.optin : whole) / rx_shape<RX_WIDTH>::PITCH;
     return rows - 1; /* below 0: not even K = 0 fits */
 }
 
