@@ -993,10 +993,11 @@ static cudaError_t rx_device_limits(int dev, rx_limits *l)
  * kernel ran two blocks.  Raising the bound from 802 took the layers of
  * K = 1024 off the gather kernel: 1.4-2.4x on 2048 x 1024 and 1.2-2.0x
  * on 512 x 1024 at 0.9-0.95, N = 256-512, same bits (H200,
- * bench/results/tc/run-2026-11-29-h200-s41, call 4).  Narrower strips for larger K (32 and 16 columns, one MMA
- * tile or two per group) were slower than the gather kernel on every DLMC
- * matrix they applied to (H200, 2026-11-24): the per-group work is then
- * spread over too few MMAs. */
+ * bench/results/tc/run-2026-11-29-h200-s41, call 4).  Narrower strips
+ * for larger K (32 and 16 columns, one MMA tile or two per group) were
+ * slower than the gather kernel on every DLMC matrix they applied to
+ * (H200, 2026-11-24, two 8-warp blocks): the per-group work is then spread
+ * over too few MMAs. */
 constexpr int RX_WIDTH = 64;
 static int64_t rx_max_k(const rx_limits &l)
 {
