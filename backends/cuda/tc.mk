@@ -3,8 +3,10 @@
 #
 # The same nvcc contract flags as the CUDA-core kernels (no contraction, IEEE
 # subnormals); the reference headers are needed for the strategy's order and
-# the operand rounding.  ptxas's report goes to tc_spmm.ptxas.log;
-# `make tc-check-spills` fails when a kernel spills.
+# the operand rounding.  ptxas's reports go to tc_spmm.ptxas.log and
+# tc_tiles.ptxas.log, which `make cuda-check-spills` reads with the other
+# CUDA kernels' (a kernel that spills or has a stack frame fails it).
+loomcu_ptxas_logs += backends/cuda/tc_spmm.ptxas.log backends/cuda/tc_tiles.ptxas.log
 EXTRA_DIST += \
 	backends/cuda/tc_spmm.cu \
 	backends/cuda/tc_tiles.cu \
@@ -38,13 +40,5 @@ lib_libloom_la_SOURCES += backends/cuda/cuda_tc.c backends/cuda/cuda_tc.h
 lib_libloom_la_LIBADD += backends/cuda/tc_spmm.lo backends/cuda/tc_tiles.lo
 EXTRA_lib_libloom_la_DEPENDENCIES += backends/cuda/tc_spmm.lo backends/cuda/tc_tiles.lo
 CLEANFILES += backends/cuda/tc_spmm.lo backends/cuda/tc_spmm.o backends/cuda/.libs/tc_spmm.o \
-	backends/cuda/tc_spmm.ptxas.log backends/cuda/tc_tiles.lo backends/cuda/tc_tiles.o \
-	backends/cuda/.libs/tc_tiles.o backends/cuda/tc_tiles.ptxas.log
-loomtc_spill_check = $(SHELL) $(srcdir)/backends/cuda/check_spills.sh backends/cuda/tc_spmm.ptxas.log \
-	backends/cuda/tc_tiles.ptxas.log
-else
-loomtc_spill_check = echo "tc-check-spills: the CUDA backend is not built"
+	backends/cuda/tc_tiles.lo backends/cuda/tc_tiles.o backends/cuda/.libs/tc_tiles.o
 endif
-
-tc-check-spills: lib/libloom.la
-	$(loomtc_spill_check)
