@@ -1048,6 +1048,7 @@ static cudaError_t rx_launch_w(const loomcu_tc_plan *plan, const rx_params &rp, 
  *     costs more than the gathers it saves (down to 0.6x).
  * Returns 1 and the launch error when it launched, 0 to fall through. */
 #define TC_RX_MIN_GATHER_PER_COPY 0.5
+#define TC_RX_MIN_WARPS_PER_SM 12 /* the grid's warps a multiprocessor, elsewhere than tall */
 template <int VT, int KS>
 static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int dev, int sms, cudaStream_t st,
                   loomcu_tc_path path, cudaError_t *err)
@@ -1071,8 +1072,8 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
     const bool tall = plan->m >= (int64_t)sms * RX_WARPS * 8;
     const double blocks = (double)chunks * (double)strips;
     const double gathered_per_copied = (double)plan->nnz * (double)pr.n / (blocks * (double)k * RX_WIDTH);
-    bool use = tall || (blocks * RX_WARPS >= 12.0 * sms && gathered_per_copied >= TC_RX_MIN_GATHER_PER_COPY) ||
-               path == LOOMCU_TC_PATH_RESIDENT;
+    const bool fills = blocks * RX_WARPS >= (double)TC_RX_MIN_WARPS_PER_SM * sms;
+    bool use = tall || (fills && gathered_per_copied >= TC_RX_MIN_GATHER_PER_COPY) || path == LOOMCU_TC_PATH_RESIDENT;
 #ifdef LOOMTC_TUNING /* tuning sessions only: LOOMTC_PATH=gather|resident */
     if (getenv("LOOMTC_PATH"))
         use = strcmp(getenv("LOOMTC_PATH"), "resident") == 0;
