@@ -328,12 +328,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "tc_bench: --reps and --batches take a positive count\n");
         return 2;
     }
-    int64_t device_max_k = 0; /* the "auto" column picks as a plan on this device would */
-    CU(loomcu_tc_resident_max_k(&device_max_k));
-    const int64_t resident_max_k = loom__tc_resident_max_k(device_max_k);
+    int64_t device_max_k = 0, device_max_k_narrow = 0; /* the "auto" column picks as a plan on this device would */
+    CU(loomcu_tc_resident_max_k(&device_max_k, &device_max_k_narrow));
+    const loom__tc_bounds bounds = loom__tc_resident_bounds(device_max_k, device_max_k_narrow);
     printf("tc_bench on %s (%d SMs), DLMC from %s, %d reps, median of %d batches; the rows form's "
-           "resident strips hold K <= %lld here\n",
-           prop.name, prop.multiProcessorCount, dlmc.c_str(), reps, g_batches, (long long)resident_max_k);
+           "resident strips hold K <= %lld (64 columns) or %lld (32) here\n",
+           prop.name, prop.multiProcessorCount, dlmc.c_str(), reps, g_batches, (long long)bounds.max_k,
+           (long long)bounds.max_k_narrow);
     FILE *csv = csv_path ? fopen(csv_path, "w") : NULL;
     if (csv_path && !csv) {
         fprintf(stderr, "tc_bench: cannot write %s: %s\n", csv_path, strerror(errno));
@@ -483,7 +484,7 @@ int main(int argc, char **argv)
             CU(loomcu_tc_spmm(&pt, &tp, 0));
             CU(cudaMemcpy(y_tiles.data(), d_y16, 2 * y_tiles.size(), cudaMemcpyDeviceToHost));
             r.t_tc = std::min(std::min(r.t_tc16, r.t_tc8), r.t_tiles);
-            r.auto_tiles = loom__tc_prefer_tiles(A.m, A.k, A.nnz, n, resident_max_k);
+            r.auto_tiles = loom__tc_prefer_tiles(A.m, A.k, A.nnz, n, bounds);
             r.auto_k = r.auto_tiles ? 16 : loom__tc_rows_k(A.m, A.nnz);
             r.t_auto = r.auto_tiles ? r.t_tiles : r.auto_k == 8 ? r.t_tc8 : r.t_tc16;
             r.t_base16 = r.t_base8 = r.t_base = NAN;

@@ -12,7 +12,8 @@
 #           tc_bench times it beside the current kernel and compares the
 #           outputs bit for bit (e.g. git show REV:backends/cuda/tc_spmm.cu).
 # Knobs: SKIP_PROBE=1 (keep the recorded model), BENCH_ARGS (extra tc_bench
-#   arguments, e.g. "--n 256 --limit 5"), REPS, BENCH_BUDGET.
+#   arguments, e.g. "--n 256 --limit 5"), REPS, BENCH_BUDGET, TC_FLAGS (extra
+#   nvcc flags for tc_spmm.cu, e.g. -DLOOMTC_TUNING for its trial switches).
 # Each step has its own time limit; the whole run stays under 8 minutes.
 set -u
 OUT=${OUT:-bench/results/tc/run}
@@ -60,7 +61,7 @@ if [ -f "$BASE/tc_spmm.cu" ]; then
           -Dloomcu_tc_resident_max_k=tcbase_resident_max_k -I$BASE $INC -c $BASE/tc_spmm.cu -o $B/tc_base.o \
           > $B/tc_base.log 2>&1 || echo FAIL baseline tc_spmm.cu ) &
 fi
-( $NVCC $ARCH $FLAGS -Xptxas -v $INC -c backends/cuda/tc_spmm.cu -o $B/tc_spmm.o > $B/tc_spmm.ptxas.log 2>&1 || echo FAIL tc_spmm.cu ) &
+( $NVCC $ARCH $FLAGS ${TC_FLAGS:-} -Xptxas -v $INC -c backends/cuda/tc_spmm.cu -o $B/tc_spmm.o > $B/tc_spmm.ptxas.log 2>&1 || echo FAIL tc_spmm.cu ) &
 ( $NVCC $ARCH $FLAGS -Xptxas -v $INC -c backends/cuda/tc_tiles.cu -o $B/tc_tiles.o > $B/tc_tiles.ptxas.log 2>&1 || echo FAIL tc_tiles.cu ) &
 ( $NVCC $ARCH $FLAGS $INC -c backends/cuda/spmm_f32.cu -o $B/spmm_f32.o > $B/spmm_f32.log 2>&1 || echo FAIL spmm_f32.cu ) &
 ( gcc -O2 -std=c11 -ffp-contract=off -Ireference -c reference/tc_model.c -o $B/tc_model.o 2>&1 || echo FAIL tc_model.c ) &

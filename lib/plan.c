@@ -118,24 +118,25 @@ static void choose_tensor_cores(loom_plan *p, const char *prefix, char *why, siz
     const loom_features *f = &p->features;
     loom__device_info dev;
     plan_device_info(p, &dev);
-    const int64_t resident_max_k = loom__tc_resident_max_k(dev.tc_resident_max_k);
+    const loom__tc_bounds bounds = loom__tc_resident_bounds(dev.tc_resident_max_k, dev.tc_resident_max_k_narrow);
     loom_strategy s;
     loom_strategy_design(0, &s); /* rb-rm-sr, then the TC K-loop */
     s.kloop = LOOM_K_TC;
     s.tc_precision = p->dtype == LOOM_F16 ? LOOM_TC_F16 : LOOM_TC_BF16;
-    const bool tiles = loom__tc_prefer_tiles(f->rows, f->cols, f->nnz, p->n, resident_max_k);
+    const bool tiles = loom__tc_prefer_tiles(f->rows, f->cols, f->nnz, p->n, bounds);
     s.tc_form = tiles ? LOOM_TC_TILES : LOOM_TC_ROWS;
     s.tc_k = tiles ? 16 : loom__tc_rows_k(f->rows, f->nnz);
     p->strategy = s;
     snprintf(why, len,
              "%s%s values run on tensor cores; the %s form, since %s (tiles where N >= %d, "
-             "M <= %d, density >= %.2f and nnz * N >= %.0e, or %.1e where K <= %" PRId64 ": X's rows "
-             "would be gathered many times over); k = %d%s",
+             "M <= %d, density >= %.2f and nnz * N >= %.0e, or %.1e where K <= %" PRId64 ", or density "
+             ">= %.3f where K <= %" PRId64 ": X's rows would be gathered many times over); k = %d%s",
              prefix, loom_dtype_name(p->dtype), tiles ? "tiles" : "rows",
              tiles ? "N, the density and the work are all large enough"
                    : "N, the density or the work is too small (or M too large) for dense tiles to pay",
              LOOM_TC_TILES_MIN_N, LOOM_TC_TILES_MAX_M, LOOM_TC_TILES_MIN_DENSITY, LOOM_TC_TILES_MIN_WORK,
-             LOOM_TC_TILES_MIN_WORK_SHORT_K, resident_max_k, s.tc_k,
+             LOOM_TC_TILES_MIN_WORK_SHORT_K, bounds.max_k, LOOM_TC_TILES_MIN_DENSITY_NARROW, bounds.max_k_narrow,
+             s.tc_k,
              s.tc_k == 8 ? " (short rows: a mean under 8 non-zeros)" : "");
 }
 

@@ -55,6 +55,7 @@ typedef struct loom__device_info {
     double mem_bw_gbs;  /* GPU memory bandwidth, GB/s */
     int64_t tc_resident_max_k; /* GPU: the largest K whose X strips the tensor-core rows
                                 * form holds in shared memory (0: unknown, not a GPU) */
+    int64_t tc_resident_max_k_narrow; /* ... in its narrower strips (32 columns, not 64) */
     char id[96];        /* one token naming the device, for tune-cache keys */
     const char *source; /* "hwloc", "sysconf" */
 } loom__device_info;

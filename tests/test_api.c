@@ -483,6 +483,8 @@ static void test_tensor_core_rules(void **state)
         {1024, 512, 512, 50, LOOM_TC_ROWS, 16},   /* 2.6e7: K <= 768 needs 2e8 */
         {1024, 512, 4096, 50, LOOM_TC_TILES, 16}, /* 2.1e8 */
         {400, 2000, 128, 100, LOOM_TC_ROWS, 16},  /* N < 256 */
+        {400, 1000, 512, 50, LOOM_TC_ROWS, 16},   /* K <= 1382 (strips of 32): density 0.05 < 0.075 */
+        {400, 1000, 256, 100, LOOM_TC_TILES, 16}, /* ... density 0.1, nnz * N = 1.0e7 */
         {1024, 512, 64, 20, LOOM_TC_ROWS, 16},    /* rows of 8 or more: k = 16 at any N */
         {1024, 512, 64, 6, LOOM_TC_ROWS, 8},      /* shorter: k = 8 */
     };

@@ -23,9 +23,9 @@
  * Inputs: random matrices with empty rows and rows of more than 64 non-zeros,
  * N not a multiple of 64 (1, 7, 64, 100, 130, 256), X with an odd leading
  * dimension, alpha/beta, every storage type and MMA shape; K of 1200
- * (within the resident kernel's reach on an H100/H200, 1613 rows; past it
- * on cards of less shared memory) and 3000 (past it: the gather kernel
- * alone); a tall matrix
+ * (within the resident kernel's strips of 64 columns on an H100/H200, 1613
+ * rows), 2000 (within its strips of 32, 2904 rows) and 3000 (past both: the
+ * gather kernel alone); a tall matrix
  * with more row blocks than a GPU holds at once (the kernel then walks
  * several rows per warp); and the DLMC matrix in data/unittest (plus
  * $LOOM_TC_DLMC, a list of .smtx files).
@@ -376,16 +376,17 @@ static void test_tall(void **state)
     assert_int_equal(fails, 0);
 }
 
-/* K of 1200 and 3000, X rows far apart: 1200 within what the resident
- * kernel holds on an H200 (1613 rows), so both rows-form kernels, 3000
- * past it, so the gather kernel alone; rows 2 and 3 of 150 and 600
- * non-zeros take 8 parts of several groups. */
+/* K of 1200, 2000 and 3000, X rows far apart: on an H200 the resident
+ * kernel holds 1200 in strips of 64 columns (up to 1613 rows) and 2000 in
+ * strips of 32 (up to 2904), so the forced resident path runs both widths,
+ * N = 100 ending in a partial strip; 3000 runs on the gather kernel alone.
+ * Rows of 150 and 600 non-zeros take 8 parts of several groups. */
 static void test_wide(void **state)
 {
     (void)state;
-    const int64_t ks[] = {1200, 3000};
+    const int64_t ks[] = {1200, 2000, 3000};
     int fails = 0;
-    for (size_t w = 0; w < 2; w++) {
+    for (size_t w = 0; w < sizeof ks / sizeof ks[0]; w++) {
         host_csr A = random_csr(200, ks[w], 0.02);
         for (size_t c = 0; c < sizeof combos / sizeof combos[0]; c++) {
             fails += run_case(&A, &combos[c], 100, 0, 1.0f, 0.0f, DATA_RANDOM, "wide");
@@ -397,19 +398,22 @@ static void test_wide(void **state)
     assert_int_equal(fails, 0);
 }
 
-/* The bound the selector reads (loomcu_tc_resident_max_k, through the
- * CUDA backend's device information) is the resident kernel's own: at K
- * equal to it the forced resident path runs, one row of X more and it
- * declines. */
+/* The bounds the selector reads (loomcu_tc_resident_max_k, through the
+ * CUDA backend's device information) are the resident kernel's own: at K
+ * equal to the 64-column strips' bound and to the 32-column strips' the
+ * forced resident path runs, one row of X past the second it declines. */
 static void test_resident_bound(void **state)
 {
     (void)state;
-    int64_t max_k = 0;
-    assert_int_equal(loomcu_tc_resident_max_k(&max_k), cudaSuccess);
-    printf("  the resident strips hold K <= %lld on this device\n", (long long)max_k);
-    assert_true(max_k > 0);
+    int64_t max_k = 0, max_k_narrow = 0;
+    assert_int_equal(loomcu_tc_resident_max_k(&max_k, &max_k_narrow), cudaSuccess);
+    printf("  the resident strips hold K <= %lld (64 columns), %lld (32) on this device\n", (long long)max_k,
+           (long long)max_k_narrow);
+    assert_true(max_k > 0 && max_k_narrow > max_k);
     const int64_t n = 64;
-    for (int64_t k = max_k; k <= max_k + 1; k++) {
+    const int64_t ks[4] = {max_k, max_k + 1, max_k_narrow, max_k_narrow + 1};
+    for (int c = 0; c < 4; c++) {
+        const int64_t k = ks[c];
         host_csr A = random_csr(64, k, 0.05);
         tc_config cfg = {TC_PREC_F16, 16, TC_FORM_ROWS};
         loomcu_tc_plan plan;
@@ -422,7 +426,7 @@ static void test_resident_bound(void **state)
                                 dev_copy(A.ci, sizeof(int32_t) * A.nnz), dev_copy(v, 2 * A.nnz),
                                 TC_VAL_F16, dev_copy(x, 2 * k * n), n, y, n, 1.0f, 0.0f};
         assert_int_equal(loomcu_tc_spmm_path(&plan, &dp, NULL, LOOMCU_TC_PATH_RESIDENT),
-                         k == max_k ? cudaSuccess : cudaErrorNotSupported);
+                         c < 3 ? cudaSuccess : cudaErrorNotSupported);
         assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
         loomcu_tc_plan_destroy(&plan);
         free_device_operands(&dp);

@@ -108,7 +108,7 @@ static loom_status cuda_mem_copy(void *dst, loom_memory dst_memory, const void *
 static pthread_once_t info_once = PTHREAD_ONCE_INIT;
 static cudaError_t info_error;
 static int info_sms;
-static int64_t info_tc_resident_max_k;
+static int64_t info_tc_resident_max_k, info_tc_resident_max_k_narrow;
 static double info_l2_kb, info_bw_gbs;
 
 static void info_measure(void)
@@ -123,8 +123,9 @@ static void info_measure(void)
         (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, dev) != cudaSuccess ||
          cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev) != cudaSuccess))
         clock_khz = bus_bits = 0;
-    if (info_error == cudaSuccess && loomcu_tc_resident_max_k(&info_tc_resident_max_k) != cudaSuccess)
-        info_tc_resident_max_k = 0; /* unknown: the selector's H100 bound stands */
+    if (info_error == cudaSuccess &&
+        loomcu_tc_resident_max_k(&info_tc_resident_max_k, &info_tc_resident_max_k_narrow) != cudaSuccess)
+        info_tc_resident_max_k = info_tc_resident_max_k_narrow = 0; /* unknown: the selector's bounds stand */
     cudaGetLastError();
     info_sms = sms;
     info_l2_kb = l2 / 1024.0;
@@ -143,6 +144,7 @@ static loom_status cuda_device_info(loom__device_info *dev)
     dev->gpu_l2_kb = info_l2_kb;
     dev->mem_bw_gbs = info_bw_gbs;
     dev->tc_resident_max_k = info_tc_resident_max_k;
+    dev->tc_resident_max_k_narrow = info_tc_resident_max_k_narrow;
     return LOOM_SUCCESS;
 }
 
@@ -168,9 +170,10 @@ static loom_status cuda_describe_hardware(char *buf, size_t len)
     snprintf(buf, len,
              "cuda device %d: %s, compute capability %d.%d, %d SMs, L2 %.1f MiB, "
              "%.1f GiB memory, peak memory bandwidth %.0f GB/s; tensor cores' rows form "
-             "holds X in shared memory up to K = %" PRId64,
+             "holds X in shared memory up to K = %" PRId64 " (strips of 64 columns) or %" PRId64 " (of 32)",
              dev, prop.name, major, minor, info.sms, info.gpu_l2_kb / 1024.0,
-             prop.totalGlobalMem / 1073741824.0, info.mem_bw_gbs, info.tc_resident_max_k);
+             prop.totalGlobalMem / 1073741824.0, info.mem_bw_gbs, info.tc_resident_max_k,
+             info.tc_resident_max_k_narrow);
     return LOOM_SUCCESS;
 }
 

@@ -40,10 +40,11 @@
  * are chosen at launch by a cost model of the blocks' work (launch_shape),
  * with each bin's rows longest first so the heaviest blocks start first.
  *
- * A second kernel, for fp16/bf16 with K up to about 800, keeps a
- * 64-column strip of X resident in shared memory and lets ldmatrix gather
- * each group's rows from there (tc_resident_kernel, below; rx_try() says
- * when it runs: where the gathers would move more than the strips' copies).
+ * A second kernel, for fp16/bf16 with K up to about 2900, keeps a strip
+ * of X (64 columns; 32 past 1613 rows of K) resident in shared memory and
+ * lets ldmatrix gather each group's rows from there (tc_resident_kernel,
+ * below; rx_try() says when it runs: where the gathers would move more
+ * than the strips' copies).
  * The two give the same bits; tests run both.
  *
  * Where the time goes now (H200, DLMC): the gathers of X rows through L2
@@ -985,31 +986,41 @@ static cudaError_t rx_device_limits(int dev, rx_limits *l)
     return cudaSuccess;
 }
 
-/* The resident kernel holds strips of 64 columns (K rows and a row of
+/* The resident kernel holds strips of W columns (K rows and a row of
  * zeros): a strip fits one block's opt-in shared memory and the
  * multiprocessor's less what the system keeps per block (one block a
- * multiprocessor).  K up to 1613 rows on an H200 (rx_max_k;
- * loomcu_tc_resident_max_k gives it to the selector); half that while the
- * kernel ran two blocks.  Raising the bound from 802 took the layers of
- * K = 1024 off the gather kernel: 1.4-2.4x on 2048 x 1024 and 1.2-2.0x
- * on 512 x 1024 at 0.9-0.95, N = 256-512, same bits (H200,
- * bench/results/tc/run-2026-11-29-h200-s41, call 4).  Narrower strips
- * for larger K (32 and 16 columns, one MMA tile or two per group) were
- * slower than the gather kernel on every DLMC matrix they applied to
- * (H200, 2026-11-24, two 8-warp blocks): the per-group work is then spread
- * over too few MMAs. */
-constexpr int RX_WIDTH = 64;
-static int64_t rx_max_k(const rx_limits &l)
+ * multiprocessor).
+ *   - Strips of 64 columns: K up to 1613 rows on an H200 (half that while
+ *     the kernel ran two blocks).  Raising the bound from 802 took the
+ *     layers of K = 1024 off the gather kernel: 1.4-2.4x on 2048 x 1024 and
+ *     1.2-2.0x on 512 x 1024 at 0.9-0.95, N = 256-512, same bits (H200,
+ *     bench/results/tc/run-2026-11-29-h200-s41, call 4).
+ *   - Past that, strips of 32 columns (two MMA tiles a group): K up to
+ *     2904.  Against the gather kernel on the DLMC layers of K = 2048 and
+ *     2304, N = 128-512: 1.28x in geometric mean where the rule below takes
+ *     them, up to 2.0x at N = 512 (H200, bench/results/tc/
+ *     run-2026-11-29-h200-s42, call 1).  Strips of 48 columns were slower
+ *     than those of 32 at every N tried (a partial last strip at N = 128,
+ *     256 and 512), and strips of 16 (K up to 4841: 512 x 4608) won only
+ *     where the tiles form is faster still, so neither is kept.
+ * loomcu_tc_resident_max_k gives both bounds to the selector. */
+template <int W> static int64_t rx_max_k(const rx_limits &l)
 {
     const int64_t whole = (int64_t)l.per_sm - l.reserved;
-    const int64_t rows = (l.optin < whole ? l.optin : whole) / rx_shape<RX_WIDTH>::PITCH;
+    const int64_t rows = (l.optin < whole ? l.optin : whole) / rx_shape<W>::PITCH;
     return rows - 1; /* below 0: not even K = 0 fits */
 }
+constexpr int RX_WIDE = 64, RX_NARROW = 32;
 
-/* A strip's bytes for K rows of X; 0 when K does not fit. */
-static size_t rx_strip_bytes(const rx_limits &l, int64_t k)
+/* The widest strip that holds K rows of X, at most `widest` columns; 0 when
+ * none does. */
+static int rx_width(const rx_limits &l, int64_t k, int widest)
 {
-    return k <= rx_max_k(l) ? (size_t)(k + 1) * rx_shape<RX_WIDTH>::PITCH : 0;
+    if (widest >= RX_WIDE && k <= rx_max_k<RX_WIDE>(l))
+        return RX_WIDE;
+    if (widest >= RX_NARROW && k <= rx_max_k<RX_NARROW>(l))
+        return RX_NARROW;
+    return 0;
 }
 
 template <int VT, int KS, int W>
@@ -1039,15 +1050,21 @@ static cudaError_t rx_launch_w(const loomcu_tc_plan *plan, const rx_params &rp, 
  *     more (the rule of the two 8-warp blocks, 1.5 blocks, in warps) and
  *     the gather kernel would move at least half the bytes the strips'
  *     copies do:
- *     nnz x N gathered against blocks x K x 64 copied.  On an H100, every
+ *     nnz x N gathered against blocks x K x W copied.  On an H100, every
  *     DLMC layer, both kernels forced in turn
  *     (bench/results/tc/run-2026-11-27-h100-resident), that takes the
  *     resident kernel on 512 x 512 at 0.9 sparsity (and 0.95 from N = 512),
  *     1024 x 256, 1024 x 512 and 2048 x 512 (up to 1.9x faster), and
  *     leaves it off the short and the wide layers, where copying K rows
  *     costs more than the gathers it saves (down to 0.6x).
+ *     In strips of 32 columns (K past the 64-column strips) the gathers
+ *     must come to three quarters of the copies: at 0.64 (the layers of
+ *     sparsity 0.98 at N = 256-512) the two kernels tie, 0.85-1.10x, and
+ *     from 0.8 the strips win, 1.28x in geometric mean (H200,
+ *     bench/results/tc/run-2026-11-29-h200-s42/narrow_rule.py).
  * Returns 1 and the launch error when it launched, 0 to fall through. */
 #define TC_RX_MIN_GATHER_PER_COPY 0.5
+#define TC_RX_MIN_GATHER_PER_COPY_NARROW 0.75
 #define TC_RX_MIN_WARPS_PER_SM 12 /* the grid's warps a multiprocessor, elsewhere than tall */
 template <int VT, int KS>
 static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int dev, int sms, cudaStream_t st,
@@ -1057,10 +1074,16 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
     if (path == LOOMCU_TC_PATH_GATHER || plan->m >= (1 << 30) || k >= (1 << 30) ||
         rx_device_limits(dev, &l) != cudaSuccess)
         return 0;
-    const size_t smem = rx_strip_bytes(l, k);
-    if (smem == 0)
+    int widest = RX_WIDE;
+#ifdef LOOMTC_TUNING /* tuning sessions only: LOOMTC_RX_W, the widest strip allowed */
+    if (getenv("LOOMTC_RX_W"))
+        widest = atoi(getenv("LOOMTC_RX_W"));
+#endif
+    const int w = rx_width(l, k, widest);
+    if (w == 0)
         return 0;
-    const int64_t strips = (pr.n + RX_WIDTH - 1) / RX_WIDTH;
+    const size_t smem = (size_t)(k + 1) * (w == RX_WIDE ? rx_shape<RX_WIDE>::PITCH : rx_shape<RX_NARROW>::PITCH);
+    const int64_t strips = (pr.n + w - 1) / w;
     double per_sm = 1.0; /* blocks a multiprocessor */
 #ifdef LOOMTC_TUNING     /* tuning sessions only: LOOMTC_RX_BLOCKS */
     if (getenv("LOOMTC_RX_BLOCKS"))
@@ -1071,9 +1094,10 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
     chunks = chunks > row_cap ? row_cap : chunks < 1 ? 1 : chunks;
     const bool tall = plan->m >= (int64_t)sms * RX_WARPS * 8;
     const double blocks = (double)chunks * (double)strips;
-    const double gathered_per_copied = (double)plan->nnz * (double)pr.n / (blocks * (double)k * RX_WIDTH);
+    const double gathered_per_copied = (double)plan->nnz * (double)pr.n / (blocks * (double)k * w);
     const bool fills = blocks * RX_WARPS >= (double)TC_RX_MIN_WARPS_PER_SM * sms;
-    bool use = tall || (fills && gathered_per_copied >= TC_RX_MIN_GATHER_PER_COPY) || path == LOOMCU_TC_PATH_RESIDENT;
+    const double min_gpc = w == RX_WIDE ? TC_RX_MIN_GATHER_PER_COPY : TC_RX_MIN_GATHER_PER_COPY_NARROW;
+    bool use = tall || (fills && gathered_per_copied >= min_gpc) || path == LOOMCU_TC_PATH_RESIDENT;
 #ifdef LOOMTC_TUNING /* tuning sessions only: LOOMTC_PATH=gather|resident */
     if (getenv("LOOMTC_PATH"))
         use = strcmp(getenv("LOOMTC_PATH"), "resident") == 0;
@@ -1098,7 +1122,8 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
     rp.strips = (int)strips;
     rp.chunks = (int)chunks;
     const dim3 grid((unsigned)chunks, (unsigned)(strips < 65535 ? strips : 65535));
-    *err = rx_launch_w<VT, KS, RX_WIDTH>(plan, rp, grid, smem, dev, l.optin, st);
+    *err = w == RX_WIDE ? rx_launch_w<VT, KS, RX_WIDE>(plan, rp, grid, smem, dev, l.optin, st)
+                        : rx_launch_w<VT, KS, RX_NARROW>(plan, rp, grid, smem, dev, l.optin, st);
     return 1;
 }
 
@@ -1294,7 +1319,7 @@ extern "C" cudaError_t loomcu_tc_device_sms(int *dev, int *sms)
     return e == cudaSuccess ? cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, *dev) : e;
 }
 
-extern "C" cudaError_t loomcu_tc_resident_max_k(int64_t *max_k)
+extern "C" cudaError_t loomcu_tc_resident_max_k(int64_t *max_k, int64_t *max_k_narrow)
 {
     int dev = 0, sms = 0;
     loomtc::rx_limits l;
@@ -1303,8 +1328,9 @@ extern "C" cudaError_t loomcu_tc_resident_max_k(int64_t *max_k)
         e = loomtc::rx_device_limits(dev, &l);
     if (e != cudaSuccess)
         return e;
-    const int64_t k = loomtc::rx_max_k(l);
+    const int64_t k = loomtc::rx_max_k<loomtc::RX_WIDE>(l), kn = loomtc::rx_max_k<loomtc::RX_NARROW>(l);
     *max_k = k > 0 ? k : 0;
+    *max_k_narrow = kn > 0 ? kn : 0;
     return cudaSuccess;
 }
 

@@ -73,10 +73,10 @@ typedef struct loomcu_tc_plan {
 cudaError_t loomcu_tc_device_sms(int *dev, int *sms);
 
 /* The largest K (rows of X) for which the rows form's resident-strip
- * kernel holds X's strips in shared memory on the current device, two
- * blocks a multiprocessor (0: none); the selector's bound
- * (lib/select_tc.h). */
-cudaError_t loomcu_tc_resident_max_k(int64_t *max_k);
+ * kernel holds X's strips in shared memory on the current device, one
+ * block a multiprocessor: in strips of 64 columns (max_k) and of 32
+ * (max_k_narrow); 0: none.  The selector's bounds (lib/select_tc.h). */
+cudaError_t loomcu_tc_resident_max_k(int64_t *max_k, int64_t *max_k_narrow);
 
 /* 1 when kernels exist for this storage type, precision and MMA depth. */
 int loomcu_tc_supported(tc_value vt, const tc_config *cfg);
@@ -109,8 +109,8 @@ size_t loomcu_tc_tiles_state_bytes(int64_t m, int64_t k, int64_t n);
 
 /* The kernels behind loomcu_tc_spmm, which picks one per call.  Rows form:
  * "gather" (X rows gathered from L2 for every group) and "resident"
- * (fp16/bf16 only: each block holds a 64-column strip of X in shared
- * memory; K up to loomcu_tc_resident_max_k; chosen where the gathers
+ * (fp16/bf16 only: each block holds a strip of X of 64 or 32 columns in
+ * shared memory; K up to loomcu_tc_resident_max_k; chosen where the gathers
  * would move more than the strip copies: rx_try in tc_spmm.cu).
  * Tiles form: "plain" and "pipelined" (tc_tiles.cu).  The kernels of one
  * form do the same arithmetic, so give the same bits; tests run each.  A
