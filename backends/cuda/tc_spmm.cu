@@ -1004,21 +1004,29 @@ static cudaError_t rx_device_limits(int dev, rx_limits *l)
  *     256 and 512), and strips of 16 (K up to 4841: 512 x 4608) won only
  *     where the tiles form is faster still, so neither is kept.
  * loomcu_tc_resident_max_k gives both bounds to the selector. */
-template <int W> static int64_t rx_max_k(const rx_limits &l)
+constexpr int RX_WIDE = 64, RX_NARROW = 32;
+
+/* A strip's bytes a row of X, for strips of w (RX_WIDE or RX_NARROW) columns. */
+static int rx_pitch(int w)
+{
+    return w == RX_WIDE ? rx_shape<RX_WIDE>::PITCH : rx_shape<RX_NARROW>::PITCH;
+}
+
+/* The largest K whose strip of w columns (and the zero row) fits. */
+static int64_t rx_max_k(const rx_limits &l, int w)
 {
     const int64_t whole = (int64_t)l.per_sm - l.reserved;
-    const int64_t rows = (l.optin < whole ? l.optin : whole) / rx_shape<W>::PITCH;
+    const int64_t rows = (l.optin < whole ? l.optin : whole) / rx_pitch(w);
     return rows - 1; /* below 0: not even K = 0 fits */
 }
-constexpr int RX_WIDE = 64, RX_NARROW = 32;
 
 /* The widest strip that holds K rows of X, at most `widest` columns; 0 when
  * none does. */
 static int rx_width(const rx_limits &l, int64_t k, int widest)
 {
-    if (widest >= RX_WIDE && k <= rx_max_k<RX_WIDE>(l))
+    if (widest >= RX_WIDE && k <= rx_max_k(l, RX_WIDE))
         return RX_WIDE;
-    if (widest >= RX_NARROW && k <= rx_max_k<RX_NARROW>(l))
+    if (widest >= RX_NARROW && k <= rx_max_k(l, RX_NARROW))
         return RX_NARROW;
     return 0;
 }
@@ -1082,7 +1090,7 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
     const int w = rx_width(l, k, widest);
     if (w == 0)
         return 0;
-    const size_t smem = (size_t)(k + 1) * (w == RX_WIDE ? rx_shape<RX_WIDE>::PITCH : rx_shape<RX_NARROW>::PITCH);
+    const size_t smem = (size_t)(k + 1) * rx_pitch(w);
     const int64_t strips = (pr.n + w - 1) / w;
     double per_sm = 1.0; /* blocks a multiprocessor */
 #ifdef LOOMTC_TUNING     /* tuning sessions only: LOOMTC_RX_BLOCKS */
@@ -1328,7 +1336,7 @@ extern "C" cudaError_t loomcu_tc_resident_max_k(int64_t *max_k, int64_t *max_k_n
         e = loomtc::rx_device_limits(dev, &l);
     if (e != cudaSuccess)
         return e;
-    const int64_t k = loomtc::rx_max_k<loomtc::RX_WIDE>(l), kn = loomtc::rx_max_k<loomtc::RX_NARROW>(l);
+    const int64_t k = loomtc::rx_max_k(l, loomtc::RX_WIDE), kn = loomtc::rx_max_k(l, loomtc::RX_NARROW);
     *max_k = k > 0 ? k : 0;
     *max_k_narrow = kn > 0 ? kn : 0;
     return cudaSuccess;
