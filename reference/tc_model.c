@@ -261,6 +261,27 @@ int tc_row_parts(int64_t len, int k, int64_t *groups_per_part)
     return P;
 }
 
+int tc_row_segments(int64_t len, int k)
+{
+    const int64_t groups = (len + k - 1) / k;
+    if (groups <= TC_SEGMENT_GROUPS)
+        return 1;
+    const int64_t need = (groups + TC_SEGMENT_GROUPS - 1) / TC_SEGMENT_GROUPS;
+    int B = 1;
+    while (B < need && B < TC_SEGMENTS_MAX)
+        B *= 2;
+    return B;
+}
+
+void tc_segment_span(int64_t len, int k, int segments, int b, int64_t *first, int64_t *count)
+{
+    const int64_t groups = (len + k - 1) / k;
+    const int64_t g0 = b * groups / segments, g1 = (b + 1) * groups / segments;
+    const int64_t end = g1 * k < len ? g1 * k : len;
+    *first = g0 * k;
+    *count = end - *first;
+}
+
 int tc_tile_parts(int64_t m, int64_t kcols, int k, int64_t *slices_per_part)
 {
     const int64_t slices = (kcols + k - 1) / k;
@@ -275,10 +296,10 @@ int tc_tile_parts(int64_t m, int64_t kcols, int k, int64_t *slices_per_part)
 
 /* ------------------------------------------------------------ the reference */
 
-/* Steps 2-4 for row i and column c; a[] and cols[] are the row's rounded
- * values and column indices, xr the rounded X (K x n, row-major). */
-static float row_accumulate(const tc_mma_model *model, int k, const double *a, const int32_t *cols,
-                            int64_t len, const double *xr, int64_t n, int64_t c)
+/* Steps 2-4 for one segment and column c; a[] and cols[] are the segment's
+ * rounded values and column indices, xr the rounded X (K x n, row-major). */
+static float segment_accumulate(const tc_mma_model *model, int k, const double *a, const int32_t *cols,
+                                int64_t len, const double *xr, int64_t n, int64_t c)
 {
     int64_t G;
     const int P = tc_row_parts(len, k, &G);
@@ -301,6 +322,23 @@ static float row_accumulate(const tc_mma_model *model, int k, const double *a, c
         for (int l = 0; l < s; l++)
             part[l] = part[l] + part[l + s];
     return part[0];
+}
+
+/* Step 4 for a whole row: its segments' sums, combined by the halving tree. */
+static float row_accumulate(const tc_mma_model *model, int k, const double *a, const int32_t *cols,
+                            int64_t len, const double *xr, int64_t n, int64_t c)
+{
+    const int B = tc_row_segments(len, k);
+    float seg[TC_SEGMENTS_MAX];
+    for (int b = 0; b < B; b++) {
+        int64_t first, count;
+        tc_segment_span(len, k, B, b, &first, &count);
+        seg[b] = segment_accumulate(model, k, a + first, cols + first, count, xr, n, c);
+    }
+    for (int s = B / 2; s >= 1; s /= 2)
+        for (int l = 0; l < s; l++)
+            seg[l] = seg[l] + seg[l + s];
+    return seg[0];
 }
 
 /* Steps 2'-4 of the tiles form (tc_model.h) for row i and column c, same
@@ -403,8 +441,9 @@ void tc_reference_spmm(const tc_problem *p, const tc_config *cfg, const tc_mma_m
  *     over the tree of steps (the running value is one input of the next
  *     step), with n the longest chain of steps from a product to the result,
  *       |acc - sum p~| <= ((1+u)^n - 1) sum|p~| + n eta,  u the largest u.
- *     n = G * ceil(k / group) + log2 P (G groups per part, P parts; in the
- *     tiles form G slices per part).
+ *     n = G * ceil(k / group) + log2 P + log2 B (G groups per part of the
+ *     longest segment, P parts, B segments; in the tiles form G slices per
+ *     part, B = 1).
  *
  * (c) Finish in fp32: y32 = fl(alpha acc) or fl(fma(alpha, acc, fl(beta y_old)))
  *     adds 2^-24 of |alpha acc| (+ 2^-24 |beta y_old| twice for beta != 0) + 2 eta.
@@ -440,10 +479,14 @@ double tc_element_bound(const tc_problem *p, const tc_config *cfg, const tc_mma_
     sum_abs *= inflate;
     sum_abs_r *= inflate;
 
+    /* rows form: the longest segment's chain (parts grow with the segment),
+     * then the segments' tree */
     int64_t G;
-    const int P = cfg->form == TC_FORM_TILES ? tc_tile_parts(p->m, p->k, k, &G) : tc_row_parts(len, k, &G);
+    const int B = cfg->form == TC_FORM_TILES ? 1 : tc_row_segments(len, k);
+    const int64_t seg_groups = ((len + k - 1) / k + B - 1) / B;
+    const int P = cfg->form == TC_FORM_TILES ? tc_tile_parts(p->m, p->k, k, &G) : tc_row_parts(seg_groups * k, k, &G);
     int log2P = 0;
-    while ((1 << log2P) < P)
+    while ((1 << log2P) < P * B)
         log2P++;
     double u = ldexp(1, -24);
     int steps_per_group = k;

@@ -16,6 +16,14 @@
  *      - the model below says how the MMA adds k products to acc.
  *   4. The P part sums are combined by the halving tree of order_rb_pr.h in
  *      fp32 (RNE):  for s = P/2 .. 1: part[l] = part[l] + part[l+s].
+ *   Long rows (more than TC_SEGMENT_GROUPS groups) first go in segments, so
+ *   that several blocks of 8 warps can share one: the row gets B segments,
+ *   B the power of two >= ceil(g / TC_SEGMENT_GROUPS) (at most
+ *   TC_SEGMENTS_MAX), segment b owning the groups [floor(b g / B),
+ *   floor((b+1) g / B)).  Each segment goes through steps 2-4 as a row of
+ *   its own (its non-zeros, its groups, its P parts and their tree), and
+ *   the B segment sums are combined by the same halving tree.  A row of at
+ *   most TC_SEGMENT_GROUPS groups is one segment: steps 2-4 as written.
  *   5. The fp32 result is finished as everywhere in loom, in fp32:
  *        beta == 0: y = alpha*acc, else y = fma(alpha, acc, beta*y_old),
  *      then rounded (RNE) to the storage type of Y.
@@ -76,6 +84,11 @@ typedef struct tc_config {
 } tc_config;
 
 #define TC_PARTS_MAX 8
+/* Rows form: a row of more groups than this is cut into segments (step 4). */
+#ifndef TC_SEGMENT_GROUPS
+#define TC_SEGMENT_GROUPS 64
+#endif
+#define TC_SEGMENTS_MAX 1024
 /* Tiles form: K gets parts until each holds at most this many slices, and
  * while M's 64-row tiles times the parts stay within TC_TILE_PART_TILES. */
 #define TC_TILE_PART_SLICES 16
@@ -127,7 +140,13 @@ TC_VIS int tc_model_load(const char *path, tc_precision precision, int k, tc_mma
 /* One MMA output element: c plus the k products prod[0..k-1] (exact doubles). */
 TC_VIS float tc_mma_element(const tc_mma_model *m, float c, const double *prod, int k);
 
-/* The row's parts (step 2): P, and groups per part G. */
+/* A row of len non-zeros: its segment count B (step 4; 1 for a row of at
+ * most TC_SEGMENT_GROUPS groups), and segment b's non-zeros, [*first,
+ * *first + *count) of the row's. */
+TC_VIS int tc_row_segments(int64_t len, int k);
+TC_VIS void tc_segment_span(int64_t len, int k, int segments, int b, int64_t *first, int64_t *count);
+/* The parts (step 2) of a segment of len non-zeros (the row itself when it
+ * is one segment): P, and groups per part G. */
 TC_VIS int tc_row_parts(int64_t len, int k, int64_t *groups_per_part);
 /* Tiles form (step 2'): P for an M x K matrix, and slices per part G. */
 TC_VIS int tc_tile_parts(int64_t m, int64_t kcols, int k, int64_t *slices_per_part);

@@ -20,7 +20,8 @@
  * Both forms: rows (TCA-SpMM) for every storage type and MMA shape, tiles
  * for fp16/bf16 with k = 16 (K of 700, 1200 and 3000 give it 2, 4 and 8
  * parts); and the tiles form with Inf and NaN in X (test_nonfinite).
- * Inputs: random matrices with empty rows and rows of more than 64 non-zeros,
+ * Inputs: random matrices with empty rows, rows of more than 64 non-zeros
+ * and long rows in 2 to 16 segments (several blocks, or warps, a row),
  * N not a multiple of 64 (1, 7, 64, 100, 130, 256), X with an odd leading
  * dimension, alpha/beta, every storage type and MMA shape; K of 1200
  * (within the resident kernel's strips of 64 columns on an H100/H200, 1613
@@ -89,14 +90,16 @@ static const struct combo {
 };
 enum { COMBO_TILES_F16 = 8, COMBO_TILES_BF16 = 9 };
 
-/* A random m x k pattern; row 1 empty, row 2 with 150 and row 3 with min(k, 600) non-zeros. */
+/* A random m x k pattern; row 1 empty, row 2 with 150, row 3 with
+ * min(k, 600) and row 4 with min(k, 2500) non-zeros: rows 3 and 4 are long
+ * rows, cut into 2 to 16 segments (tc_model.h step 4) as k and K go. */
 static host_csr random_csr(int64_t m, int64_t k, double density)
 {
     host_csr A = {m, k, 0, malloc(sizeof(int64_t) * (m + 1)), malloc(sizeof(int32_t) * m * k)};
     for (int64_t i = 0; i < m; i++) {
         A.ro[i] = A.nnz;
         for (int64_t j = 0; j < k; j++) {
-            int take = i == 1 ? 0 : i == 2 ? j < 150 : i == 3 ? j < 600 : uniform() < density;
+            int take = i == 1 ? 0 : i == 2 ? j < 150 : i == 3 ? j < 600 : i == 4 ? j < 2500 : uniform() < density;
             if (take)
                 A.ci[A.nnz++] = (int32_t)j;
         }
@@ -380,7 +383,8 @@ static void test_tall(void **state)
  * kernel holds 1200 in strips of 64 columns (up to 1613 rows) and 2000 in
  * strips of 32 (up to 2904), so the forced resident path runs both widths,
  * N = 100 ending in a partial strip; 3000 runs on the gather kernel alone.
- * Rows of 150 and 600 non-zeros take 8 parts of several groups. */
+ * Rows of 150 and 600 non-zeros take 8 parts of several groups; the row
+ * of min(K, 2500) takes 2 to 16 segments. */
 static void test_wide(void **state)
 {
     (void)state;

@@ -214,6 +214,41 @@ static void test_row_parts(void **state)
     assert_int_equal(G, 1);
 }
 
+/* Long rows' segments (tc_model.h step 4): a row of more than 64 groups is
+ * cut into a power of two of segments of balanced group counts. */
+static void test_row_segments(void **state)
+{
+    (void)state;
+    assert_int_equal(TC_SEGMENT_GROUPS, 64);
+    assert_int_equal(tc_row_segments(0, 16), 1);
+    assert_int_equal(tc_row_segments(1024, 16), 1); /* 64 groups */
+    assert_int_equal(tc_row_segments(1025, 16), 2); /* 65 */
+    assert_int_equal(tc_row_segments(128 * 16, 16), 2);
+    assert_int_equal(tc_row_segments(128 * 16 + 1, 16), 4); /* 129 groups: 3 segments' worth, rounded up */
+    assert_int_equal(tc_row_segments(513, 8), 2);
+    assert_int_equal(tc_row_segments((int64_t)1 << 30, 4), TC_SEGMENTS_MAX);
+    /* the spans tile the row in order, groups whole but for the row's last */
+    const int64_t lens[4] = {1025, 2049, 5000, 123457};
+    for (int t = 0; t < 4; t++)
+        for (int k = 4; k <= 16; k *= 2) {
+            const int B = tc_row_segments(lens[t], k);
+            int64_t at = 0, first, count;
+            for (int b = 0; b < B; b++) {
+                tc_segment_span(lens[t], k, B, b, &first, &count);
+                assert_int_equal(first, at);
+                assert_true(first % k == 0 && count > 0);
+                at += count;
+            }
+            assert_int_equal(at, lens[t]);
+        }
+    /* 65 groups: 32 and 33 */
+    int64_t first, count;
+    tc_segment_span(65 * 4, 4, 2, 0, &first, &count);
+    assert_true(first == 0 && count == 128);
+    tc_segment_span(65 * 4, 4, 2, 1, &first, &count);
+    assert_true(first == 128 && count == 132);
+}
+
 /* A 2 x 3 matrix (row 1 empty) times a 3 x 2 X, tf32 k4: every operand and
  * partial sum is exact, so the hand result is the result. */
 static void test_reference_small(void **state)
@@ -268,6 +303,34 @@ static void test_reference_tree_order(void **state)
     val[16] = -1;
     tc_problem p = {1, 17, 1, ro, ci, val, TC_VAL_F32, x, 1, y, 1, 1.0f, 0.0f};
     tc_config cfg = {TC_PREC_TF32, 8, TC_FORM_ROWS};
+    tc_mma_model m;
+    tc_model_default(&m);
+    tc_reference_spmm(&p, &cfg, &m);
+    assert_true(y[0] == ldexpf(1, -24));
+}
+
+/* 65 groups at k = 4 (260 non-zeros): two segments, groups 0-31 (8 parts
+ * of 4) and 32-64 (8 parts of 5).  Group 0 holds 1, group 32 -1 and group
+ * 42 2^-24: segment 1 adds -1 (its part 0) and 2^-24 (its part 2) exactly,
+ * so the row is 1 + (-1 + 2^-24) = 2^-24.  One segment of 8 parts of 9
+ * groups would meet 1 + 2^-24 first (parts 0 and 4), which rounds to 1,
+ * and give 0. */
+static void test_reference_segment_order(void **state)
+{
+    (void)state;
+    enum { L = 260 };
+    int64_t ro[2] = {0, L};
+    int32_t ci[L];
+    float val[L] = {0}, x[L], y[1];
+    for (int j = 0; j < L; j++) {
+        ci[j] = j;
+        x[j] = 1;
+    }
+    val[0] = 1;
+    val[32 * 4] = -1;
+    val[42 * 4] = ldexpf(1, -24);
+    tc_problem p = {1, L, 1, ro, ci, val, TC_VAL_F32, x, 1, y, 1, 1.0f, 0.0f};
+    tc_config cfg = {TC_PREC_TF32, 4, TC_FORM_ROWS};
     tc_mma_model m;
     tc_model_default(&m);
     tc_reference_spmm(&p, &cfg, &m);
@@ -417,6 +480,8 @@ int main(void)
         cmocka_unit_test(test_row_parts),
         cmocka_unit_test(test_reference_small),
         cmocka_unit_test(test_reference_tree_order),
+        cmocka_unit_test(test_row_segments),
+        cmocka_unit_test(test_reference_segment_order),
         cmocka_unit_test(test_reference_tiles),
         cmocka_unit_test(test_reference_tiles_nonfinite),
         cmocka_unit_test(test_bound_check),

@@ -59,24 +59,27 @@ loom_status loomcu_tc_prepare(loom_plan *plan)
         return loomcu_status(err, "tensor-core row binning on the device");
     }
     plan->backend_data = tp;
-    if (cfg.form != TC_FORM_TILES)
-        return LOOM_SUCCESS;
-    /* the tiles form's index and workspace, now rather than at the first
-     * execution: the plan knows K and N */
+    /* the device state the executions need (the tiles form's slice index
+     * and parts' workspace; the rows form's segment workspace where rows
+     * are long), now rather than at the first execution: the plan knows K
+     * and N */
     const loom_csr *A = plan->A;
     loomcu_tc_problem p = {A->rows, A->cols, plan->n, A->row_offsets, A->col_indices, A->values,
                            tc_value_of(plan->dtype), NULL, 0, NULL, 0, 1.0f, 0.0f};
-    err = loomcu_tc_tiles_reserve(tp, &p, (cudaStream_t)plan->ctx.stream);
+    err = loomcu_tc_reserve(tp, &p, (cudaStream_t)plan->ctx.stream);
     if (err == cudaErrorMemoryAllocation) {
         cudaGetLastError(); /* not sticky: later calls start clean */
         return loom__error(LOOM_ERR_OUT_OF_MEMORY,
-                           "cuda: tensor-core plan, tiles form: out of device memory for its slice index and "
-                           "parts' workspace (%.1f MiB for %" PRId64 " x %" PRId64 " at N = %" PRId64
-                           "); the rows form needs neither",
-                           loomcu_tc_tiles_state_bytes(A->rows, A->cols, plan->n) / 1048576.0, A->rows, A->cols,
-                           plan->n);
+                           cfg.form == TC_FORM_TILES
+                               ? "cuda: tensor-core plan, tiles form: out of device memory for its slice index and "
+                                 "parts' workspace (%.1f MiB for %" PRId64 " x %" PRId64 " at N = %" PRId64
+                                 "); the rows form needs neither"
+                               : "cuda: tensor-core plan, rows form: out of device memory for the workspace of its "
+                                 "long rows' segments (%.1f MiB for %" PRId64 " x %" PRId64 " at N = %" PRId64 ")",
+                           loomcu_tc_state_bytes(tp, A->cols, plan->n) / 1048576.0, A->rows, A->cols, plan->n);
     }
-    return loomcu_status(err, "tensor-core tiles form's slice index");
+    return loomcu_status(err, cfg.form == TC_FORM_TILES ? "tensor-core tiles form's slice index"
+                                                        : "tensor-core rows form's segment workspace");
 }
 
 void loomcu_tc_release(loom_plan *plan)

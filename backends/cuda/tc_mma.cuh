@@ -2,8 +2,9 @@
  * tc_mma.cuh - the PTX the tensor-core kernels share: the mma.sync
  * instructions (all m16n8, fp32 accumulate, A row-major, B column-major),
  * used by both forms' kernels (tc_spmm.cu, tc_tiles.cu) and by the probe
- * that measures their arithmetic (bench/tc_probe.cu); and the shared-memory
- * moves that feed them (cp.async, ldmatrix).  Fragment layouts: PTX ISA, "Matrix fragments for
+ * that measures their arithmetic (bench/tc_probe.cu); the shared-memory
+ * moves that feed them (cp.async, ldmatrix); and the count of the blocks
+ * that share an output.  Fragment layouts: PTX ISA, "Matrix fragments for
  * mma.m16n8k16 / m16n8k8 / m16n8k4": lane 4g+q holds
  *   16-bit A: rows g, g+8, columns 2q, 2q+1 (+8 for k16); B: rows 2q, 2q+1
  *             (+8) of column g;
@@ -123,6 +124,16 @@ __device__ __forceinline__ void ldsm_x2_trans(uint32_t addr, uint32_t (&r)[4])
     asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];\n"
                  : "=r"(r[0]), "=r"(r[1])
                  : "r"(addr));
+}
+
+/* atomicAdd(c, v) with acq_rel semantics at GPU scope: how the blocks that
+ * share one output (the tiles form's parts, the rows form's segments) count
+ * in, the last one seeing every other's sums. */
+__device__ __forceinline__ int count_in(int *c, int v)
+{
+    int old;
+    asm volatile("atom.add.acq_rel.gpu.s32 %0, [%1], %2;\n" : "=r"(old) : "l"(c), "r"(v) : "memory");
+    return old;
 }
 
 } // namespace loomtc

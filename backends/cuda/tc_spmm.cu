@@ -20,7 +20,8 @@
  *   1/2/4/8 warps for <= 8/16/32/64 non-zeros at k = 8) each take a contiguous
  *   run of groups; their sums meet in shared memory and one warp adds them by
  *   the halving tree.  Rows are binned by P at plan time; one launch runs
- *   every bin (blocks of a bin run rows of that P).
+ *   every bin (blocks of a bin run rows of that P), and a second the long
+ *   rows' segments (below).
  *
  *   Columns go in strips of 64 (4 MMA tiles of 16).  The unit of work is an
  *   "item": one group of one part for one strip - k dense rows x 64 columns
@@ -52,12 +53,23 @@
  * long rows the previous one-strip-per-block kernel was still a little
  * faster (more blocks in flight).
  *
+ * Long rows (more than TC_SEGMENT_GROUPS groups: 1024 non-zeros at k = 16)
+ * go in segments, tc_model.h step 4: each segment is a record of its own,
+ * so several blocks of 8 warps (the gather kernel; warps, the resident
+ * kernel) share the row; a segment's sums go to a workspace, and the last
+ * of the row's segments to count in for a strip adds them (segment_finish,
+ * segments_finish).  The gather kernel runs the segments in a kernel of
+ * their own on a second stream, forked from the caller's and joined back
+ * (launch_bins): in one kernel with the other rows, those ran slower.
+ * Measured (H200, bench/results/tc/run-2026-11-29-h200-s43, against the
+ * order without segments): 1.03-1.12x in geometric mean on 9 power-law
+ * and R-MAT graphs (up to 1.6x where one row dominates a small matrix,
+ * down to 0.79x), 0.96-1.00x on the DLMC layers with long rows.
+ *
  * Speed-only choices (strip window, rows per warp, pipeline depth, block
  * shape, vector loads, which kernel) never change the order of operations:
  * every output still sees its part's groups in order, starting from +0,
- * then the halving tree, then step 5.  Not done: several blocks per row for
- * rows of more than 8 groups (such a row keeps 8 warps, each taking several
- * groups).
+ * then the halving tree (the segments' too), then step 5.
  *
  * Needs sm_80 or later (cp.async, bf16/tf32 mma.sync).
  */
@@ -82,6 +94,17 @@
  * would show. */
 struct loomcu_tc_shape {
     int64_t strips, capacity, rows, split;
+};
+
+/* The long rows' segments' device state (loomcu_tc_reserve, or the first
+ * call): the workspace of their sums and the counters. */
+struct loomcu_tc_segment_state {
+    float *work;
+    size_t work_elems;
+    int *count;
+    size_t counts;
+    cudaStream_t side;        /* the segments' kernel runs here, beside the caller's stream */
+    cudaEvent_t fork, join;   /* (made with the workspace) */
 };
 
 namespace loomtc {
@@ -151,6 +174,14 @@ template <int PREC, typename T> __device__ __forceinline__ uint32_t to_operand(T
     }
 }
 
+/* Where the segments of long rows (tc_spmm.h) put their sums. */
+struct seg_out {
+    const int4 *__restrict__ segs; /* loomcu_tc_segment: row, B, first, counter */
+    float *__restrict__ work;      /* one row of ws floats per segment */
+    int *__restrict__ count;       /* per long row and 32 columns: segments counted in */
+    int64_t ws, cstride;           /* the workspace's row stride; counters per long row, ceil(N/32) */
+};
+
 struct params {
     int64_t n;
     const int32_t *__restrict__ ci;
@@ -165,6 +196,7 @@ struct params {
     int window;        /* strips per block (blockIdx.y takes the window'th part) */
     int rows_per_slot; /* rows each group of P warps walks in sequence */
     int64_t k;         /* rows of X */
+    seg_out so;
 };
 
 /* X rows are staged with cp.async cached in L1 too: warps on one
@@ -335,6 +367,66 @@ __device__ __forceinline__ int64_t record_start(int4 r)
     return (int64_t)(((uint64_t)(uint32_t)r.y << 32) | (uint32_t)r.x);
 }
 
+/* Step 5 (tc_model.c finish()) for one output. */
+template <typename T> __device__ __forceinline__ void finish_store(T *y, float alpha, float beta, float v)
+{
+    const float y32 = (beta == 0.0f) ? __fmul_rn(alpha, v) : __fmaf_rn(alpha, v, __fmul_rn(beta, to_f32(*y)));
+    store_as(y, y32);
+}
+
+/* Step 4's tree over a long row's B segment sums, w[l * ws] for l < B (one
+ * output), in place in the workspace: any B, in few registers. */
+__device__ __forceinline__ float segment_tree(float *w, int B, int64_t ws)
+{
+    float v = __ldcg(w);
+    for (int s = B / 2; s >= 1; s /= 2) {
+        for (int l = 1; l < s; l++)
+            __stcg(w + l * ws, __fadd_rn(__ldcg(w + l * ws), __ldcg(w + (l + s) * ws)));
+        v = __fadd_rn(v, __ldcg(w + s * ws)); /* l = 0 stays in a register */
+    }
+    return v;
+}
+
+/* A long row's segment, after its sums for the strip at n0 went to its
+ * workspace row (-1 - code; code is the record's row, warp-uniform): the
+ * warp counts the segment in (one thread, release-acquire at GPU scope,
+ * after __syncwarp: cumulative over the warp's stores), and the row's last
+ * segment to count in adds the B sums in segment order - the same order
+ * whichever is last - and finishes the row's outputs, then resets the
+ * counter for the next call.  A lane's outputs are columns n0 + c0 and
+ * n0 + c0 + dc (none where !mine, and none past N). */
+template <typename T>
+__device__ __forceinline__ void segment_finish(const seg_out &so, int32_t code, int64_t n0, int c0, int dc, bool mine,
+                                               int64_t n, T *y, int64_t ldy, float alpha, float beta, int lane)
+{
+    __syncwarp();
+    const int4 e = __ldg(so.segs + (-1 - (int64_t)code));
+    int *const counter = so.count + (int64_t)e.w * so.cstride + n0 / 32;
+    int before = 0;
+    if (lane == 0)
+        before = count_in(counter, 1);
+    before = __shfl_sync(0xffffffffu, before, 0);
+    if (before != e.y - 1)
+        return;
+    __syncwarp(); /* lane 0's acquire, for every lane's loads */
+    if (mine)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const int64_t col = n0 + c0 + h * dc;
+            if (col < n)
+                finish_store(y + (int64_t)e.x * ldy + col, alpha, beta,
+                             segment_tree(so.work + (int64_t)e.z * so.ws + col, e.y, so.ws));
+        }
+    if (lane == 0)
+        *counter = 0;
+}
+
+/* The workspace row of a segment's sums (code as above). */
+__device__ __forceinline__ float *segment_row(const seg_out &so, int32_t code)
+{
+    return so.work + (-1 - (int64_t)code) * so.ws;
+}
+
 /* One part of one row as a warp walks it. */
 struct part_span {
     int64_t start; /* the row's first non-zero */
@@ -365,7 +457,7 @@ __device__ __forceinline__ part_span part_of(const loomcu_tc_row *__restrict__ r
  * window; each warp's items are its part's groups, in order, for every
  * (row, strip).  Two cursors run over that sequence: "issue" STAGES-1 items
  * ahead (cp.async into the ring), "consume" (MMAs, outputs). */
-template <int VT, int PREC, int KS, int P>
+template <int VT, int PREC, int KS, int P, bool SEG>
 __device__ __forceinline__ void tc_rows(const params &p, const loomcu_tc_row *__restrict__ recs, int64_t nrows,
                                         int64_t block, int64_t nblk, typename storage<VT>::T *ring, float *red)
 {
@@ -495,15 +587,71 @@ __device__ __forceinline__ void tc_rows(const params &p, const loomcu_tc_row *__
 #pragma unroll
                             for (int l = 0; l < st; l++)
                                 v[l] = __fadd_rn(v[l], v[l + st]);
-                        T *y = (T *)p.y + (int64_t)cs.row * p.ldy + col;
-                        /* step 5, as tc_model.c finish() */
-                        float y32 = (p.beta == 0.0f) ? __fmul_rn(p.alpha, v[0])
-                                                     : __fmaf_rn(p.alpha, v[0], __fmul_rn(p.beta, to_f32(*y)));
-                        store_as(y, y32);
+                        if constexpr (SEG) /* a segment's sums: to its workspace row */
+                            __stcg(segment_row(p.so, cs.row) + col, v[0]);
+                        else /* step 5 */
+                            finish_store((T *)p.y + (int64_t)cs.row * p.ldy + col, p.alpha, p.beta, v[0]);
                     }
                 }
             }
         }
+    }
+}
+
+/* The segments' counting in and finishing, for the (segment, strip) pairs
+ * tc_rows<SEG = true> walked with the same arguments, after it (in it,
+ * next to the pipeline's registers, the kernels spilled; here everything
+ * is derived afresh from the kernel's parameters): by now the sums of every
+ * one are in the workspace.  The slot's part-0 warp counts its pairs in 32
+ * at a time, a lane each (one round trip to L2 for all, not one per pair),
+ * then the warp finishes the pairs whose row it was the last to count in
+ * (segment_finish's steps, with the count already taken). */
+template <int VT, int PREC, int KS>
+__device__ __forceinline__ void segments_finish(const params &p, const loomcu_tc_row *__restrict__ recs,
+                                                int64_t nrows, int64_t block, int64_t nblk)
+{
+    typedef typename storage<VT>::T T;
+    constexpr int RPB = WARPS / TC_PARTS_MAX;
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const int slot = warp / TC_PARTS_MAX, part = warp % TC_PARTS_MAX;
+    const int64_t first = block * RPB + slot, stride = nblk * RPB;
+    const int s_begin = blockIdx.y * p.window;
+    const int s_end = s_begin + p.window < p.strips ? s_begin + p.window : p.strips;
+    if (part != 0 || first >= nrows || s_begin >= s_end)
+        return;
+    const int64_t rows_here = (nrows - first + stride - 1) / stride;
+    const int nr = rows_here < p.rows_per_slot ? (int)rows_here : p.rows_per_slot;
+    const int ns = s_end - s_begin, pairs = nr * ns;
+    __syncwarp(); /* the warp's workspace stores, before any lane's release */
+    for (int base = 0; base < pairs; base += 32) {
+        const int i = base + lane;
+        int4 e = make_int4(0, 0, 0, 0);
+        int *counter = nullptr;
+        bool last = false;
+        if (i < pairs) {
+            const int32_t code = __ldg(reinterpret_cast<const int4 *>(recs + first + (i / ns) * stride)).z;
+            e = __ldg(reinterpret_cast<const int4 *>(p.so.segs) + (-1 - (int64_t)code));
+            counter = p.so.count + (int64_t)e.w * p.so.cstride + (int64_t)(s_begin + i % ns) * (NS / 32);
+            last = count_in(counter, 1) == e.y - 1;
+        }
+        uint32_t todo = __ballot_sync(0xffffffffu, last);
+        __syncwarp(); /* the lanes' acquires, for every lane's loads */
+        while (todo) {
+            const int src = __ffs(todo) - 1;
+            todo &= todo - 1;
+            const int row = __shfl_sync(0xffffffffu, e.x, src), B = __shfl_sync(0xffffffffu, e.y, src);
+            const int z = __shfl_sync(0xffffffffu, e.z, src);
+            const int64_t n0 = (int64_t)(s_begin + (base + src) % ns) * NS;
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                const int64_t col = n0 + 2 * lane + h;
+                if (col < p.n)
+                    finish_store((T *)p.y + (int64_t)row * p.ldy + col, p.alpha, p.beta,
+                                 segment_tree(p.so.work + (int64_t)z * p.so.ws + col, B, p.so.ws));
+            }
+        }
+        if (last)
+            *counter = 0;
     }
 }
 
@@ -526,16 +674,33 @@ __global__ void __launch_bounds__(THREADS, (slot_shape<VT, PREC, KS>::MIN_BLOCKS
     const int64_t b = blockIdx.x;
     /* the bin is uniform over the block, so the barriers inside stay legal */
     if (b < bn.block_start[1])
-        tc_rows<VT, PREC, KS, 1>(p, rows, bn.row_start[1], b, bn.block_start[1], ring, red);
+        tc_rows<VT, PREC, KS, 1, false>(p, rows, bn.row_start[1], b, bn.block_start[1], ring, red);
     else if (b < bn.block_start[2])
-        tc_rows<VT, PREC, KS, 2>(p, rows + bn.row_start[1], bn.row_start[2] - bn.row_start[1],
-                                 b - bn.block_start[1], bn.block_start[2] - bn.block_start[1], ring, red);
+        tc_rows<VT, PREC, KS, 2, false>(p, rows + bn.row_start[1], bn.row_start[2] - bn.row_start[1],
+                                        b - bn.block_start[1], bn.block_start[2] - bn.block_start[1], ring, red);
     else if (b < bn.block_start[3])
-        tc_rows<VT, PREC, KS, 4>(p, rows + bn.row_start[2], bn.row_start[3] - bn.row_start[2],
-                                 b - bn.block_start[2], bn.block_start[3] - bn.block_start[2], ring, red);
+        tc_rows<VT, PREC, KS, 4, false>(p, rows + bn.row_start[2], bn.row_start[3] - bn.row_start[2],
+                                        b - bn.block_start[2], bn.block_start[3] - bn.block_start[2], ring, red);
     else
-        tc_rows<VT, PREC, KS, 8>(p, rows + bn.row_start[3], bn.row_start[4] - bn.row_start[3],
-                                 b - bn.block_start[3], bn.block_start[4] - bn.block_start[3], ring, red);
+        tc_rows<VT, PREC, KS, 8, false>(p, rows + bn.row_start[3], bn.row_start[4] - bn.row_start[3],
+                                        b - bn.block_start[3], bn.block_start[4] - bn.block_start[3], ring, red);
+}
+
+/* The segments' bin (rows, nrows: its records), in a kernel of its own that
+ * runs beside the one above (launch_bins): one kernel for both bins' code
+ * took the registers past the 80 that three blocks a multiprocessor leave,
+ * and with two blocks, or with spills, the other rows ran slower (0.6-0.9x
+ * on graphs, H200, bench/results/tc/run-2026-11-29-h200-s43). */
+template <int VT, int PREC, int KS>
+__global__ void __launch_bounds__(THREADS, 2) tc_segment_kernel(params p, const loomcu_tc_row *__restrict__ rows, int64_t nrows)
+{
+    typedef slot_shape<VT, PREC, KS> sh;
+    typedef typename sh::T T;
+    extern __shared__ __align__(16) unsigned char smem[];
+    T *ring = reinterpret_cast<T *>(smem);
+    float *red = reinterpret_cast<float *>(smem + WARPS * sh::STAGES * sh::BYTES);
+    tc_rows<VT, PREC, KS, TC_PARTS_MAX, true>(p, rows, nrows, blockIdx.x, gridDim.x, ring, red);
+    segments_finish<VT, PREC, KS>(p, rows, nrows, blockIdx.x, gridDim.x);
 }
 
 /* Per device: multiprocessors, and whether each kernel's shared-memory
@@ -551,9 +716,13 @@ static cudaError_t kernel_setup(int dev, int *blocks_per_sm)
         return cudaErrorInvalidDevice;
     if (occupancy[dev] == 0) {
         cudaError_t e = cudaSuccess;
-        if (sh::SMEM > 48 * 1024)
+        if (sh::SMEM > 48 * 1024) {
             e = cudaFuncSetAttribute(tc_spmm_kernel<VT, PREC, KS>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      sh::SMEM);
+            if (e == cudaSuccess)
+                e = cudaFuncSetAttribute(tc_segment_kernel<VT, PREC, KS>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, sh::SMEM);
+        }
         int occ = 0;
         if (e == cudaSuccess)
             e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, tc_spmm_kernel<VT, PREC, KS>, THREADS, sh::SMEM);
@@ -628,9 +797,10 @@ struct rx_params {
     int64_t ldy;
     float alpha, beta;
     int vec;    /* X rows 16-byte aligned */
-    int k, m;   /* rows of X (the strip's rows; row k is all zeros), rows of A */
+    int k, m;   /* rows of X (the strip's rows; row k is all zeros), records (rows of A, segments) */
     int strips; /* ceil(n / W) */
     int chunks; /* blocks over the rows: block x takes rows x, x + chunks*RX_WARPS, ... per warp */
+    seg_out so;
 };
 
 /* tc_row_parts(): the row's part count P */
@@ -658,6 +828,11 @@ __device__ __forceinline__ int parts_of(int32_t len, int ks)
  * chunks and gives the two rows' chains to the scheduler side by side.
  * The rule (rx_pairable) is applied alike by the feed and by the consumer,
  * both walking the same rows first, first + stride, ... */
+/* A segment of a long row (tc_spmm.h) has at least 8 groups when a row is
+ * cut only past 16 (floor(g / B) >= TC_SEGMENT_GROUPS / 2 for the power of
+ * two B >= ceil(g / TC_SEGMENT_GROUPS)): so P = 8 (the segments' bin) and
+ * it is never paired here. */
+static_assert(TC_SEGMENT_GROUPS >= 16, "segments need at least 8 groups: P = 8");
 template <int KS> __device__ __forceinline__ bool rx_pairable(int32_t len_a, int32_t len_b)
 {
     return len_a <= KS && len_b <= KS;
@@ -797,14 +972,30 @@ __device__ __forceinline__ void rx_store(const rx_params &p, int32_t row, int64_
 #pragma unroll
         for (int h = 0; h < 2; h++) {
             const int64_t col = n0 + 16 * q + g + 8 * h;
-            if (FULL || col < p.n) {
-                T *y = (T *)p.y + (int64_t)row * p.ldy + col;
-                const float y32 = (p.beta == 0.0f) ? __fmul_rn(p.alpha, v[h])
-                                                   : __fmaf_rn(p.alpha, v[h], __fmul_rn(p.beta, to_f32(*y)));
-                store_as(y, y32);
-            }
+            if (FULL || col < p.n)
+                finish_store((T *)p.y + (int64_t)row * p.ldy + col, p.alpha, p.beta, v[h]);
         }
     }
+}
+
+/* The same two outputs of a segment of a long row: to its workspace row,
+ * then segment_finish. */
+template <int VT, int W, bool FULL>
+__device__ __forceinline__ void rx_segment_store(const rx_params &p, int32_t code, int64_t n0, int lane,
+                                                 const float (&v)[2])
+{
+    typedef typename storage<VT>::T T;
+    const int g = lane >> 2, q = lane & 3;
+    const bool mine = q < rx_shape<W>::TILES;
+    float *const seg = segment_row(p.so, code);
+    if (mine)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const int64_t col = n0 + 16 * q + g + 8 * h;
+            if (FULL || col < p.n)
+                __stcg(seg + col, v[h]);
+        }
+    segment_finish(p.so, code, n0, 16 * q + g, 8, mine, p.n, (T *)p.y, p.ldy, p.alpha, p.beta, lane);
 }
 
 /* One row (P parts) for the strip at n0, against the resident strip at xs. */
@@ -842,7 +1033,10 @@ __device__ __forceinline__ void rx_row(const rx_params &p, const loomcu_tc_row *
             part[l][0] = __fadd_rn(part[l][0], part[l + st][0]);
             part[l][1] = __fadd_rn(part[l][1], part[l + st][1]);
         }
-    rx_store<VT, W, FULL>(p, row, n0, lane, part[0]);
+    if (row >= 0)
+        rx_store<VT, W, FULL>(p, row, n0, lane, part[0]);
+    else
+        rx_segment_store<VT, W, FULL>(p, row, n0, lane, part[0]);
 }
 
 /* Two rows of one group or none each (rx_pairable), from one chunk: the same
@@ -1079,7 +1273,7 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
                   loomcu_tc_path path, cudaError_t *err)
 {
     rx_limits l;
-    if (path == LOOMCU_TC_PATH_GATHER || plan->m >= (1 << 30) || k >= (1 << 30) ||
+    if (path == LOOMCU_TC_PATH_GATHER || plan->records >= (1 << 30) || k >= (1 << 30) ||
         rx_device_limits(dev, &l) != cudaSuccess)
         return 0;
     int widest = RX_WIDE;
@@ -1097,10 +1291,10 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
     if (getenv("LOOMTC_RX_BLOCKS"))
         per_sm = atof(getenv("LOOMTC_RX_BLOCKS"));
 #endif
-    const int64_t row_cap = (plan->m + RX_WARPS - 1) / RX_WARPS;
+    const int64_t row_cap = (plan->records + RX_WARPS - 1) / RX_WARPS;
     int64_t chunks = (int64_t)(sms * per_sm) / strips;
     chunks = chunks > row_cap ? row_cap : chunks < 1 ? 1 : chunks;
-    const bool tall = plan->m >= (int64_t)sms * RX_WARPS * 8;
+    const bool tall = plan->records >= (int64_t)sms * RX_WARPS * 8;
     const double blocks = (double)chunks * (double)strips;
     const double gathered_per_copied = (double)plan->nnz * (double)pr.n / (blocks * (double)k * w);
     const bool fills = blocks * RX_WARPS >= (double)TC_RX_MIN_WARPS_PER_SM * sms;
@@ -1124,7 +1318,8 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
     rp.beta = pr.beta;
     rp.vec = pr.vec;
     rp.k = (int)k;
-    rp.m = (int)plan->m;
+    rp.m = (int)plan->records;
+    rp.so = pr.so;
     if (strips > INT32_MAX)
         return 0;
     rp.strips = (int)strips;
@@ -1163,6 +1358,9 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
 #define TC_ROW_STRIP_COST 0.5
 #define TC_SHAPE_GAIN 0.8
 
+/* A bin's part count: 2^b, and 8 for the segments' bin. */
+static int bin_parts(int b) { return b == LOOMCU_TC_SEGMENT_BIN ? TC_PARTS_MAX : 1 << b; }
+
 static double shape_cost(const loomcu_tc_plan *plan, int64_t strips, int64_t capacity, int64_t r, int64_t s)
 {
     const int64_t w = (strips + s - 1) / s;
@@ -1170,7 +1368,7 @@ static double shape_cost(const loomcu_tc_plan *plan, int64_t strips, int64_t cap
     double total = 0, heaviest = 0;
     int64_t all_blocks = 0;
     for (int b = 0; b < LOOMCU_TC_BINS; b++) {
-        const int64_t n = plan->bin_start[b + 1] - plan->bin_start[b], rpb = WARPS >> b;
+        const int64_t n = plan->bin_start[b + 1] - plan->bin_start[b], rpb = WARPS / bin_parts(b);
         if (n == 0)
             continue;
         const int64_t blocks = (n + rpb * r - 1) / (rpb * r), stride = blocks * rpb;
@@ -1230,6 +1428,46 @@ static void launch_shape(const loomcu_tc_plan *plan, int64_t strips, int64_t cap
     *memo = loomcu_tc_shape{strips, capacity, *rows_out, *split_out};
 }
 
+/* The workspace's row stride at N = n: whole strips of 64 columns, which
+ * also hold the resident kernel's strips of 32. */
+static int64_t segment_ws(int64_t n) { return (n + NS - 1) / NS * NS; }
+
+static size_t segment_work_elems(const loomcu_tc_plan *plan, int64_t n) { return (size_t)plan->nsegments * segment_ws(n); }
+static size_t segment_counts(const loomcu_tc_plan *plan, int64_t n) { return (size_t)plan->nlong * ((n + 31) / 32); }
+
+/* The segments' device state for N = n: made once, grown when N grows.
+ * The counters start at zero, and each call leaves them so. */
+static cudaError_t segment_state(const loomcu_tc_plan *plan, int64_t n, cudaStream_t st)
+{
+    loomcu_tc_segment_state *z = plan->seg;
+    cudaError_t e = cudaSuccess;
+    if (!z->side && (e = cudaStreamCreateWithFlags(&z->side, cudaStreamNonBlocking)) != cudaSuccess)
+        return e;
+    if (!z->fork && (e = cudaEventCreateWithFlags(&z->fork, cudaEventDisableTiming)) != cudaSuccess)
+        return e;
+    if (!z->join && (e = cudaEventCreateWithFlags(&z->join, cudaEventDisableTiming)) != cudaSuccess)
+        return e;
+    const size_t work = segment_work_elems(plan, n), counts = segment_counts(plan, n);
+    if (work > z->work_elems) {
+        cudaFree(z->work);
+        z->work = NULL;
+        z->work_elems = 0;
+        if ((e = cudaMalloc((void **)&z->work, sizeof(float) * work)) != cudaSuccess)
+            return e;
+        z->work_elems = work;
+    }
+    if (counts > z->counts) {
+        cudaFree(z->count);
+        z->count = NULL;
+        z->counts = 0;
+        if ((e = cudaMalloc((void **)&z->count, sizeof(int) * counts)) != cudaSuccess ||
+            (e = cudaMemsetAsync(z->count, 0, sizeof(int) * counts, st)) != cudaSuccess)
+            return e;
+        z->counts = counts;
+    }
+    return e;
+}
+
 template <int VT, int PREC, int KS>
 static cudaError_t launch_bins(const loomcu_tc_plan *plan, params pr, cudaStream_t st, loomcu_tc_path path)
 {
@@ -1238,6 +1476,15 @@ static cudaError_t launch_bins(const loomcu_tc_plan *plan, params pr, cudaStream
     cudaError_t e = loomcu_tc_device_sms(&dev, &sms);
     if (e != cudaSuccess)
         return e;
+    if (plan->nsegments > 0) { /* long rows: their segments' workspace and counters */
+        if ((e = segment_state(plan, pr.n, st)) != cudaSuccess)
+            return e;
+        pr.so.segs = reinterpret_cast<const int4 *>(plan->segments);
+        pr.so.work = plan->seg->work;
+        pr.so.count = plan->seg->count;
+        pr.so.ws = segment_ws(pr.n);
+        pr.so.cstride = (pr.n + 31) / 32;
+    }
     if constexpr (VT != TC_VAL_F32) { /* 16-bit storage: the resident-strip kernel where it pays */
         cudaError_t rx_err = cudaSuccess;
         if (rx_try<VT, KS>(plan, pr, pr.k, dev, sms, st, path, &rx_err))
@@ -1259,7 +1506,7 @@ static cudaError_t launch_bins(const loomcu_tc_plan *plan, params pr, cudaStream
     int64_t blocks1 = 0; /* blocks at one row per slot */
     for (int b = 0; b < LOOMCU_TC_BINS; b++) {
         const int64_t count = plan->bin_start[b + 1] - plan->bin_start[b];
-        const int rpb = WARPS >> b;
+        const int rpb = WARPS / bin_parts(b);
         blocks1 += (count + rpb - 1) / rpb;
     }
     if (blocks1 == 0)
@@ -1294,16 +1541,38 @@ static cudaError_t launch_bins(const loomcu_tc_plan *plan, params pr, cudaStream
     bn.row_start[0] = bn.block_start[0] = 0;
     for (int b = 0; b < LOOMCU_TC_BINS; b++) {
         const int64_t count = plan->bin_start[b + 1] - plan->bin_start[b];
-        const int64_t rows_per_block = (int64_t)(WARPS >> b) * rows_per_slot;
+        const int64_t rows_per_block = (int64_t)(WARPS / bin_parts(b)) * rows_per_slot;
         bn.row_start[b + 1] = plan->bin_start[b + 1];
         bn.block_start[b + 1] = bn.block_start[b] + (count + rows_per_block - 1) / rows_per_block;
     }
-    const int64_t blocks = bn.block_start[LOOMCU_TC_BINS];
-    if (blocks > 0x7fffffff)
+    constexpr int S = LOOMCU_TC_SEGMENT_BIN;
+    const int64_t blocks = bn.block_start[S], seg_blocks = bn.block_start[S + 1] - bn.block_start[S];
+    if (blocks > 0x7fffffff || seg_blocks > 0x7fffffff)
         return cudaErrorInvalidValue;
-    const dim3 grid((unsigned)blocks, (unsigned)split);
-    tc_spmm_kernel<VT, PREC, KS><<<grid, THREADS, sh::SMEM, st>>>(pr, plan->rows, bn);
-    return cudaGetLastError();
+    /* The segments' kernel on the plan's second stream, forked from and
+     * joined back to the caller's, so that the two kernels share the GPU
+     * (in one stream the second would wait for the first's last block) */
+    const bool fork = blocks > 0 && seg_blocks > 0;
+    cudaStream_t seg_st = st;
+    if (fork) {
+        loomcu_tc_segment_state *z = plan->seg;
+        if ((e = cudaEventRecord(z->fork, st)) != cudaSuccess || (e = cudaStreamWaitEvent(z->side, z->fork, 0)) != cudaSuccess)
+            return e;
+        seg_st = z->side;
+    }
+    if (seg_blocks > 0)
+        tc_segment_kernel<VT, PREC, KS><<<dim3((unsigned)seg_blocks, (unsigned)split), THREADS, sh::SMEM, seg_st>>>(
+            pr, plan->rows + bn.row_start[S], bn.row_start[S + 1] - bn.row_start[S]);
+    if ((e = cudaGetLastError()) != cudaSuccess)
+        return e;
+    if (blocks > 0)
+        tc_spmm_kernel<VT, PREC, KS><<<dim3((unsigned)blocks, (unsigned)split), THREADS, sh::SMEM, st>>>(pr, plan->rows, bn);
+    if ((e = cudaGetLastError()) != cudaSuccess)
+        return e;
+    if (fork && ((e = cudaEventRecord(plan->seg->join, plan->seg->side)) != cudaSuccess ||
+                 (e = cudaStreamWaitEvent(st, plan->seg->join, 0)) != cudaSuccess))
+        return e;
+    return cudaSuccess;
 }
 
 /* The instantiated combinations: fp16 and bf16 storage use their own type on
@@ -1366,6 +1635,9 @@ static int longest_first(const void *a, const void *b)
     return x->row < y->row ? -1 : x->row > y->row;
 }
 
+/* The plan's records: each row, or each segment in place of a row of
+ * several (tc_spmm.h), binned by part count and longest first within a
+ * bin; and the segment table. */
 extern "C" cudaError_t loomcu_tc_plan_create(loomcu_tc_plan *plan, const int64_t *ro, int64_t m,
                                              const tc_config *cfg)
 {
@@ -1379,65 +1651,93 @@ extern "C" cudaError_t loomcu_tc_plan_create(loomcu_tc_plan *plan, const int64_t
         plan->tiles = loomcu_tc_tiles_create();
         return plan->tiles ? cudaSuccess : cudaErrorMemoryAllocation;
     }
-    loomcu_tc_row *host = (loomcu_tc_row *)malloc(sizeof(loomcu_tc_row) * (size_t)(m > 0 ? m : 1));
-    if (!host)
-        return cudaErrorMemoryAllocation;
-    int64_t count[LOOMCU_TC_BINS] = {0};
-    unsigned char *bin = (unsigned char *)malloc((size_t)(m > 0 ? m : 1));
-    if (!bin) {
-        free(host);
-        return cudaErrorMemoryAllocation;
-    }
+    const int k = cfg->k;
+    int64_t records = 0;
     for (int64_t i = 0; i < m; i++) {
-        int64_t G;
         const int64_t len = ro[i + 1] - ro[i];
-        if (len < 0 || len > INT32_MAX) {
-            free(bin);
-            free(host);
+        if (len < 0 || len > INT32_MAX)
             return cudaErrorInvalidValue;
+        const int B = tc_row_segments(len, k);
+        records += B;
+        if (B > 1) {
+            plan->nlong++;
+            plan->nsegments += B;
         }
-        int P = tc_row_parts(len, cfg->k, &G), b = 0;
-        while ((1 << b) < P)
-            b++;
-        bin[i] = (unsigned char)b;
-        count[b]++;
     }
-    plan->bin_start[0] = 0;
-    for (int b = 0; b < LOOMCU_TC_BINS; b++)
-        plan->bin_start[b + 1] = plan->bin_start[b] + count[b];
-    int64_t fill[LOOMCU_TC_BINS];
-    for (int b = 0; b < LOOMCU_TC_BINS; b++)
-        fill[b] = plan->bin_start[b];
-    for (int64_t i = 0; i < m; i++) {
-        loomcu_tc_row *r = &host[fill[bin[i]]++];
-        r->start = ro[i];
-        r->row = (int32_t)i;
-        r->len = (int32_t)(ro[i + 1] - ro[i]);
-    }
-    free(bin);
-    plan->group_count = (int32_t *)malloc(sizeof(int32_t) * (size_t)(m > 0 ? m : 1));
+    if (plan->nsegments > INT32_MAX)
+        return cudaErrorInvalidValue;
+    plan->records = records;
+    const size_t nr = (size_t)(records > 0 ? records : 1), ns = (size_t)(plan->nsegments > 0 ? plan->nsegments : 1);
+    loomcu_tc_row *flat = (loomcu_tc_row *)malloc(sizeof(loomcu_tc_row) * nr);
+    loomcu_tc_row *host = (loomcu_tc_row *)malloc(sizeof(loomcu_tc_row) * nr);
+    loomcu_tc_segment *segs = (loomcu_tc_segment *)malloc(sizeof(loomcu_tc_segment) * ns);
+    unsigned char *bin = (unsigned char *)malloc(nr);
+    plan->group_count = (int32_t *)malloc(sizeof(int32_t) * nr);
     plan->shape = (loomcu_tc_shape *)calloc(1, sizeof *plan->shape);
-    if (!plan->group_count || !plan->shape) {
-        free(host);
-        loomcu_tc_plan_destroy(plan);
-        return cudaErrorMemoryAllocation;
+    plan->seg = (loomcu_tc_segment_state *)calloc(1, sizeof *plan->seg);
+    cudaError_t e = cudaErrorMemoryAllocation;
+    if (!flat || !host || !segs || !bin || !plan->group_count || !plan->shape || !plan->seg)
+        goto done;
+    {
+        /* the records in row order, each with its bin (log2 of its P) */
+        int64_t count[LOOMCU_TC_BINS] = {0}, r = 0;
+        int32_t next_seg = 0, long_rows = 0;
+        for (int64_t i = 0; i < m; i++) {
+            const int64_t len = ro[i + 1] - ro[i];
+            const int B = tc_row_segments(len, k);
+            for (int sb = 0; sb < B; sb++, r++) {
+                int64_t first = 0, n = len, G;
+                int32_t code = (int32_t)i;
+                if (B > 1) {
+                    tc_segment_span(len, k, B, sb, &first, &n);
+                    segs[next_seg] = loomcu_tc_segment{(int32_t)i, B, next_seg - sb, long_rows};
+                    code = -1 - next_seg++;
+                }
+                flat[r] = loomcu_tc_row{ro[i] + first, code, (int32_t)n};
+                int P = tc_row_parts(n, k, &G), bb = 0;
+                while ((1 << bb) < P)
+                    bb++;
+                if (B > 1)
+                    bb = LOOMCU_TC_SEGMENT_BIN; /* P = 8 too */
+                bin[r] = (unsigned char)bb;
+                count[bb]++;
+            }
+            long_rows += B > 1;
+        }
+        plan->bin_start[0] = 0;
+        for (int bb = 0; bb < LOOMCU_TC_BINS; bb++)
+            plan->bin_start[bb + 1] = plan->bin_start[bb] + count[bb];
+        int64_t fill[LOOMCU_TC_BINS];
+        for (int bb = 0; bb < LOOMCU_TC_BINS; bb++)
+            fill[bb] = plan->bin_start[bb];
+        for (int64_t j = 0; j < records; j++)
+            host[fill[bin[j]]++] = flat[j];
     }
-    for (int b = 0; b < LOOMCU_TC_BINS; b++) {
-        loomcu_tc_row *r0 = host + plan->bin_start[b];
-        qsort(r0, (size_t)(plan->bin_start[b + 1] - plan->bin_start[b]), sizeof *r0, longest_first);
-        for (int64_t i = plan->bin_start[b]; i < plan->bin_start[b + 1]; i++) {
+    for (int bb = 0; bb < LOOMCU_TC_BINS; bb++) {
+        loomcu_tc_row *r0 = host + plan->bin_start[bb];
+        qsort(r0, (size_t)(plan->bin_start[bb + 1] - plan->bin_start[bb]), sizeof *r0, longest_first);
+        for (int64_t i = plan->bin_start[bb]; i < plan->bin_start[bb + 1]; i++) {
             int64_t G;
-            tc_row_parts(host[i].len, cfg->k, &G);
+            tc_row_parts(host[i].len, k, &G);
             plan->group_count[i] = (int32_t)G;
-            plan->group_sum[b] += G;
+            plan->group_sum[bb] += G;
         }
     }
-    cudaError_t e = cudaMalloc((void **)&plan->rows, sizeof(loomcu_tc_row) * (size_t)(m > 0 ? m : 1));
+    e = cudaMalloc((void **)&plan->rows, sizeof(loomcu_tc_row) * nr);
     if (e == cudaSuccess)
-        e = cudaMemcpy(plan->rows, host, sizeof(loomcu_tc_row) * (size_t)m, cudaMemcpyHostToDevice);
+        e = cudaMemcpy(plan->rows, host, sizeof(loomcu_tc_row) * (size_t)records, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess && plan->nsegments > 0) {
+        e = cudaMalloc((void **)&plan->segments, sizeof(loomcu_tc_segment) * ns);
+        if (e == cudaSuccess)
+            e = cudaMemcpy(plan->segments, segs, sizeof(loomcu_tc_segment) * ns, cudaMemcpyHostToDevice);
+    }
     if (e == cudaSuccess)
         e = loomcu_uploads_landed();
+done:
+    free(flat);
     free(host);
+    free(segs);
+    free(bin);
     if (e != cudaSuccess)
         loomcu_tc_plan_destroy(plan);
     return e;
@@ -1448,12 +1748,46 @@ extern "C" void loomcu_tc_plan_destroy(loomcu_tc_plan *plan)
     if (plan->rows)
         cudaFree(plan->rows);
     plan->rows = NULL;
+    if (plan->segments)
+        cudaFree(plan->segments);
+    plan->segments = NULL;
+    if (plan->seg) {
+        cudaFree(plan->seg->work);
+        cudaFree(plan->seg->count);
+        if (plan->seg->side)
+            cudaStreamDestroy(plan->seg->side);
+        if (plan->seg->fork)
+            cudaEventDestroy(plan->seg->fork);
+        if (plan->seg->join)
+            cudaEventDestroy(plan->seg->join);
+        free(plan->seg);
+    }
+    plan->seg = NULL;
     free(plan->group_count);
     plan->group_count = NULL;
     free(plan->shape);
     plan->shape = NULL;
     loomcu_tc_tiles_destroy(plan->tiles);
     plan->tiles = NULL;
+}
+
+extern "C" cudaError_t loomcu_tc_reserve(const loomcu_tc_plan *plan, const loomcu_tc_problem *p,
+                                         cudaStream_t stream)
+{
+    if (plan->cfg.form == TC_FORM_TILES)
+        return loomcu_tc_tiles_reserve(plan, p, stream);
+    if (p->n < 0 || !plan->seg)
+        return cudaErrorInvalidValue;
+    return plan->nsegments > 0 ? loomtc::segment_state(plan, p->n, stream) : cudaSuccess;
+}
+
+extern "C" size_t loomcu_tc_state_bytes(const loomcu_tc_plan *plan, int64_t k, int64_t n)
+{
+    if (plan->cfg.form == TC_FORM_TILES)
+        return loomcu_tc_tiles_state_bytes(plan->m, k, n);
+    return plan->nsegments > 0 ? sizeof(float) * loomtc::segment_work_elems(plan, n) +
+                                     sizeof(int) * loomtc::segment_counts(plan, n)
+                               : 0;
 }
 
 extern "C" cudaError_t loomcu_tc_spmm(const loomcu_tc_plan *plan, const loomcu_tc_problem *p,

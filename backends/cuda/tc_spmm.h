@@ -47,9 +47,25 @@ typedef struct loomcu_tc_row {
     int32_t row, len;
 } loomcu_tc_row;
 
-/* Plan-time preprocessing (rows form): the rows binned by their part count P (1, 2, 4, 8
- * warps), so the blocks of a bin run rows of one shape. */
-#define LOOMCU_TC_BINS 4
+/* A row of more than TC_SEGMENT_GROUPS groups (reference/tc_model.h) is
+ * run as its segments: each is a record of its own (its non-zeros), whose
+ * `row` is -1 - s for entry s of the plan's segment table.  Its warps
+ * write the segment's sums to a workspace instead of Y, and the last of
+ * the row's segments to finish a strip adds them (the halving tree) and
+ * stores the row's outputs: so a long row's work is spread over as many
+ * blocks (gather kernel) or warps (resident kernel) as it has segments. */
+typedef struct loomcu_tc_segment {
+    int32_t row;      /* the row of A (and of Y) */
+    int32_t segments; /* B, the row's segment count */
+    int32_t first;    /* the workspace row of the row's segment 0 (its segments' are first .. first+B-1) */
+    int32_t counter;  /* the row's counters: counter * ceil(N/32) + (strip's first column)/32 */
+} loomcu_tc_segment;
+
+/* Plan-time preprocessing (rows form): the rows binned by their part
+ * count P (1, 2, 4, 8 warps), so the blocks of a bin run rows of one shape;
+ * the segments in a fifth bin (P = 8: a segment has at least 8 groups). */
+#define LOOMCU_TC_BINS 5
+#define LOOMCU_TC_SEGMENT_BIN 4
 /* Inside a bin the rows go longest first, so the blocks that run them start
  * heaviest first and the hardware's block scheduler balances the tail; the
  * launch shape (rows per warp, strips per block) comes from a cost model over
@@ -57,9 +73,15 @@ typedef struct loomcu_tc_row {
 typedef struct loomcu_tc_plan {
     tc_config cfg;
     int64_t m, nnz;
-    loomcu_tc_row *rows;                   /* device: the rows, bin after bin */
-    int64_t bin_start[LOOMCU_TC_BINS + 1]; /* bin b (P = 2^b) holds rows[bin_start[b] .. bin_start[b+1]) */
-    int32_t *group_count;                  /* host: groups per part of each row, as rows */
+    int64_t records;                       /* rows, and segments in place of long rows */
+    loomcu_tc_row *rows;                   /* device: the records, bin after bin */
+    loomcu_tc_segment *segments;           /* device: the segment table (NULL: no long rows) */
+    int64_t nsegments, nlong;              /* its entries; the rows cut into segments */
+    struct loomcu_tc_segment_state *seg;   /* the segments' workspace and counters, for an N
+                                            * (loomcu_tc_reserve, or the first call) */
+    int64_t bin_start[LOOMCU_TC_BINS + 1]; /* bin b (P = 2^b; 8 for segments) holds
+                                            * rows[bin_start[b] .. bin_start[b+1]) */
+    int32_t *group_count;                  /* host: groups per part of each record, as rows */
     int64_t group_sum[LOOMCU_TC_BINS];     /* the bin's sum of group_count */
     struct loomcu_tc_shape *shape;         /* host: the last launch shape, for its strips and GPU;
                                             * written by loomcu_tc_spmm, so calls on one plan must
@@ -90,6 +112,14 @@ void loomcu_tc_plan_destroy(loomcu_tc_plan *plan);
  * when the combination is not supported or shapes are wrong. */
 cudaError_t loomcu_tc_spmm(const loomcu_tc_plan *plan, const loomcu_tc_problem *p,
                            cudaStream_t stream);
+
+/* The device state a call at p's K and N needs, made ahead of the first
+ * call so that running out of memory shows when a loom plan is made (a
+ * call without it makes it itself): the rows form's segment workspace
+ * (long rows only) or the tiles form's (loomcu_tc_tiles_reserve).
+ * _bytes: the device memory it takes at N = n. */
+cudaError_t loomcu_tc_reserve(const loomcu_tc_plan *plan, const loomcu_tc_problem *p, cudaStream_t stream);
+size_t loomcu_tc_state_bytes(const loomcu_tc_plan *plan, int64_t k, int64_t n);
 
 /* The tiles form (tc_tiles.cu), which loomcu_tc_spmm calls for it.  Its
  * grid has a 64-column tile of Y per blockIdx.y, so N is at most: */

@@ -129,6 +129,7 @@ template <int VT> __device__ __forceinline__ bool nonfinite(uint16_t h)
     return (h & exp_mask<VT>()) == exp_mask<VT>();
 }
 
+using loomtc::count_in;
 using loomtc::cp_async16;
 using loomtc::cp_async_commit;
 using loomtc::cp_async_wait;
@@ -323,14 +324,6 @@ __device__ __forceinline__ void step_mma(const uint16_t *as, const uint16_t *xs,
             multiply(s, 0);
         }
     }
-}
-
-/* atomicAdd(c, v) with acq_rel semantics at GPU scope. */
-__device__ __forceinline__ int count_in(int *c, int v)
-{
-    int old;
-    asm volatile("atom.add.acq_rel.gpu.s32 %0, [%1], %2;\n" : "=r"(old) : "l"(c), "r"(v) : "memory");
-    return old;
 }
 
 /* Step 3''s tail for one output: the row's products with non-finite X values,
