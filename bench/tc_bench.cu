@@ -7,7 +7,7 @@
  * the form and k a plan's rules pick (lib/select_tc.h).
  *
  * Usage: tc_bench [--dlmc DIR] [--n 64,128,256,512] [--reps R] [--batches B] [--limit L]
- *                 [--budget SECONDS] [--csv FILE] [--only-tc]
+ *                 [--budget SECONDS] [--csv FILE] [--only-tc] [--smtx DIR]
  * Matrices are taken round-robin over (model, sparsity), so a run cut short
  * by --limit (per model and sparsity) or --budget (wall seconds, after which
  * no new matrix starts) still covers every sparsity; the summary is always
@@ -27,6 +27,9 @@
  * sparsity: the same against cuBLAS fp16.
  *
  * --only-tc times the tensor-core kernels alone (quick tuning runs).
+ * --smtx DIR takes the .smtx files of DIR instead of DLMC's (graphs, for
+ * example; with --only-tc, as their densified A would not fit), each
+ * named by its file and with the sparsity its non-zeros give.
  * Built with -DLOOM_TC_BENCH_BASELINE and a second tc_spmm.cu (an earlier
  * version, its entry points renamed tcbase_*: see bench/tc_gpu_run.sh), it
  * also times that baseline in the same session and compares the two
@@ -282,6 +285,7 @@ int main(int argc, char **argv)
     double budget = 1e30;
     const char *csv_path = NULL;
     bool only_tc = false;
+    std::string other; /* --smtx DIR: its .smtx files instead of DLMC's */
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         if (a == "--dlmc" && i + 1 < argc)
@@ -298,13 +302,15 @@ int main(int argc, char **argv)
             csv_path = argv[++i];
         else if (a == "--only-tc")
             only_tc = true;
+        else if (a == "--smtx" && i + 1 < argc)
+            other = argv[++i];
         else if (a == "--n" && i + 1 < argc) {
             ns.clear();
             for (char *t = strtok(argv[++i], ","); t; t = strtok(NULL, ","))
                 ns.push_back(atoll(t));
         } else {
             fprintf(stderr, "usage: tc_bench [--dlmc DIR] [--n 64,128,256,512] [--reps R] [--batches B] [--limit L] "
-                            "[--budget S] [--csv FILE] [--only-tc]\n");
+                            "[--budget S] [--csv FILE] [--only-tc] [--smtx DIR]\n");
             return 2;
         }
     }
@@ -364,8 +370,17 @@ int main(int argc, char **argv)
     /* (dir, file, model, level) round-robin over the six (model, level) sets */
     struct entry { std::string dir, file, model, level; };
     std::vector<std::vector<entry>> sets;
+    if (!other.empty()) { /* one set: the directory's matrices, their sparsity computed */
+        std::vector<entry> es;
+        for (const std::string &fn : list_dir(other))
+            if ((int)es.size() < limit)
+                es.push_back({other, fn, "other", ""});
+        sets.push_back(es);
+    }
     for (const char *model : models)
         for (const char *level : levels) {
+            if (!other.empty())
+                break;
             std::string dir = dlmc + "/" + model + "/magnitude_pruning/" + level;
             std::vector<entry> es;
             for (const std::string &fn : list_dir(dir))
@@ -406,6 +421,10 @@ int main(int argc, char **argv)
             printf("cannot read %s\n", fn.c_str());
             continue;
         }
+        if (!*level) {
+            A.name = fn.substr(0, fn.find(".smtx"));
+            A.sparsity = A.m * A.k > 0 ? 1.0 - (double)A.nnz / ((double)A.m * (double)A.k) : 0.0;
+        }
         if (A.nnz == 0)
             continue;
         /* values (fp16 and fp32 copies of the same numbers), X, dense A */
@@ -418,10 +437,12 @@ int main(int argc, char **argv)
         std::vector<int32_t> ro32(A.m + 1);
         for (int64_t i = 0; i <= A.m; i++)
             ro32[i] = (int32_t)A.ro[i];
-        std::vector<uint16_t> dense16((size_t)A.m * A.k, 0);
-        for (int64_t i = 0; i < A.m; i++)
-            for (int64_t j = A.ro[i]; j < A.ro[i + 1]; j++)
-                dense16[(size_t)i * A.k + A.ci[j]] = v16[j];
+        /* the densified A for cuBLAS (not with --only-tc: a graph's would not fit) */
+        std::vector<uint16_t> dense16(only_tc ? 0 : (size_t)A.m * A.k, 0);
+        if (!only_tc)
+            for (int64_t i = 0; i < A.m; i++)
+                for (int64_t j = A.ro[i]; j < A.ro[i + 1]; j++)
+                    dense16[(size_t)i * A.k + A.ci[j]] = v16[j];
         int64_t *d_ro;
         int32_t *d_ci, *d_ro32;
         void *d_v16, *d_v32, *d_dense;
@@ -430,13 +451,16 @@ int main(int argc, char **argv)
         CU(cudaMalloc(&d_ci, 4 * A.nnz));
         CU(cudaMalloc(&d_v16, 2 * A.nnz));
         CU(cudaMalloc(&d_v32, 4 * A.nnz));
-        CU(cudaMalloc(&d_dense, 2 * (size_t)A.m * A.k));
+        d_dense = NULL;
+        if (!only_tc)
+            CU(cudaMalloc(&d_dense, 2 * (size_t)A.m * A.k));
         CU(cudaMemcpy(d_ro, A.ro.data(), 8 * (A.m + 1), cudaMemcpyHostToDevice));
         CU(cudaMemcpy(d_ro32, ro32.data(), 4 * (A.m + 1), cudaMemcpyHostToDevice));
         CU(cudaMemcpy(d_ci, A.ci.data(), 4 * A.nnz, cudaMemcpyHostToDevice));
         CU(cudaMemcpy(d_v16, v16.data(), 2 * A.nnz, cudaMemcpyHostToDevice));
         CU(cudaMemcpy(d_v32, v32.data(), 4 * A.nnz, cudaMemcpyHostToDevice));
-        CU(cudaMemcpy(d_dense, dense16.data(), 2 * (size_t)A.m * A.k, cudaMemcpyHostToDevice));
+        if (!only_tc)
+            CU(cudaMemcpy(d_dense, dense16.data(), 2 * (size_t)A.m * A.k, cudaMemcpyHostToDevice));
 #ifdef LOOM_TC_BENCH_BASELINE
         if (matrix_index++ % 10 == 0) /* every tenth matrix: all types and shapes */
             combo_differ += baseline_combos(A, d_ro, d_ci, &combo_runs);
@@ -479,11 +503,18 @@ int main(int argc, char **argv)
             /* sanity: keep the tensor-core results (fp16) to compare with cuSPARSE fp32 */
             std::vector<uint16_t> y_tc((size_t)A.m * n), y_tiles((size_t)A.m * n);
             CU(cudaMemcpy(y_tc.data(), d_y16, 2 * y_tc.size(), cudaMemcpyDeviceToHost));
-            r.t_tiles = time_ms([&] { loomcu_tc_spmm(&pt, &tp, 0); }, reps);
-            CU(cudaMemset(d_y16, 0xff, 2 * y_tiles.size())); /* NaN: an unwritten element shows */
-            CU(loomcu_tc_spmm(&pt, &tp, 0));
-            CU(cudaMemcpy(y_tiles.data(), d_y16, 2 * y_tiles.size(), cudaMemcpyDeviceToHost));
-            r.t_tc = std::min(std::min(r.t_tc16, r.t_tc8), r.t_tiles);
+            /* the tiles form's MMAs are dense (M K N): not timed where M K passes
+             * 2^28 (a graph's: seconds a call, and a slice index of gigabytes) */
+            const bool tiles = (double)A.m * (double)A.k <= (double)(1 << 28);
+            r.t_tiles = NAN;
+            y_tiles = y_tc;
+            if (tiles) {
+                r.t_tiles = time_ms([&] { loomcu_tc_spmm(&pt, &tp, 0); }, reps);
+                CU(cudaMemset(d_y16, 0xff, 2 * y_tiles.size())); /* NaN: an unwritten element shows */
+                CU(loomcu_tc_spmm(&pt, &tp, 0));
+                CU(cudaMemcpy(y_tiles.data(), d_y16, 2 * y_tiles.size(), cudaMemcpyDeviceToHost));
+            }
+            r.t_tc = tiles ? std::min(std::min(r.t_tc16, r.t_tc8), r.t_tiles) : std::min(r.t_tc16, r.t_tc8);
             r.auto_tiles = loom__tc_prefer_tiles(A.m, A.k, A.nnz, n, bounds);
             r.auto_k = r.auto_tiles ? 16 : loom__tc_rows_k(A.m, A.nnz);
             r.t_auto = r.auto_tiles ? r.t_tiles : r.auto_k == 8 ? r.t_tc8 : r.t_tc16;

@@ -13,7 +13,8 @@
 #           outputs bit for bit (e.g. git show REV:backends/cuda/tc_spmm.cu).
 # Knobs: SKIP_PROBE=1 (keep the recorded model), BENCH_ARGS (extra tc_bench
 #   arguments, e.g. "--n 256 --limit 5"), REPS, BENCH_BUDGET, TC_FLAGS (extra
-#   nvcc flags for tc_spmm.cu, e.g. -DLOOMTC_TUNING for its trial switches).
+#   nvcc flags for tc_spmm.cu, e.g. -DLOOMTC_TUNING for its trial switches;
+#   its -D options also reach the reference, reference/tc_model.c).
 # Each step has its own time limit; the whole run stays under 8 minutes.
 set -u
 OUT=${OUT:-bench/results/tc/run}
@@ -64,7 +65,10 @@ fi
 ( $NVCC $ARCH $FLAGS ${TC_FLAGS:-} -Xptxas -v $INC -c backends/cuda/tc_spmm.cu -o $B/tc_spmm.o > $B/tc_spmm.ptxas.log 2>&1 || echo FAIL tc_spmm.cu ) &
 ( $NVCC $ARCH $FLAGS -Xptxas -v $INC -c backends/cuda/tc_tiles.cu -o $B/tc_tiles.o > $B/tc_tiles.ptxas.log 2>&1 || echo FAIL tc_tiles.cu ) &
 ( $NVCC $ARCH $FLAGS $INC -c backends/cuda/spmm_f32.cu -o $B/spmm_f32.o > $B/spmm_f32.log 2>&1 || echo FAIL spmm_f32.cu ) &
-( gcc -O2 -std=c11 -ffp-contract=off -Ireference -c reference/tc_model.c -o $B/tc_model.o 2>&1 || echo FAIL tc_model.c ) &
+# TC_FLAGS' -D options reach the reference too: an order constant tried
+# there (e.g. -DTC_SEGMENT_GROUPS=16) must be the kernels' and the reference's
+REF_D=$(for f in ${TC_FLAGS:-}; do case $f in -D*) printf '%s ' "$f";; esac; done)
+( gcc -O2 -std=c11 -ffp-contract=off $REF_D -Ireference -c reference/tc_model.c -o $B/tc_model.o 2>&1 || echo FAIL tc_model.c ) &
 ( $NVCC $ARCH -std=c++17 -O2 -Xcompiler -ffp-contract=off $BASE_D $INC -c bench/tc_bench.cu -o $B/tc_bench.o 2>&1 || echo FAIL tc_bench.cu ) &
 ( $NVCC $ARCH $FLAGS $INC -c bench/tc_probe.cu -o $B/tc_probe.o 2>&1 || echo FAIL tc_probe.cu ) &
 ( gcc -O2 -std=c11 -ffp-contract=off -D_POSIX_C_SOURCE=200809L -DLOOM_SRCDIR="\"$PWD\"" $INC $CMOCKA_I -I$CUDA_HOME/include \
