@@ -4,7 +4,7 @@
 #   bench/tc_bench --dlmc DIR --csv FILE            DLMC against cuSPARSE / cuBLAS
 # Both are nvcc programs linked by nvcc; tc_bench also links the CUDA-core
 # kernels (spmm_f32) to compare with loom's best CUDA-core design.
-EXTRA_DIST += bench/tc_probe.cu bench/tc_bench.cu bench/tc_gpu_run.sh bench/smtx_inputs.py bench/results/tc/README.md
+EXTRA_DIST += bench/tc_probe.cu bench/tc_bench.cu bench/tc_gpu_run.sh bench/smtx_inputs.py bench/dlmc_npz.py bench/results/tc/README.md
 
 if LOOM_HAVE_CUDA
 tc_bench_programs = bench/tc_probe bench/tc_bench
