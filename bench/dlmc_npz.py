@@ -91,4 +91,7 @@ def main(argv):
 
 
 if __name__ == '__main__':
-    main(sys.argv)
+    try:
+        main(sys.argv)
+    except (OSError, ValueError, KeyError) as e:  # a missing file, a foreign npz
+        sys.exit('dlmc_npz.py: %s' % e)

@@ -42,11 +42,18 @@ def convert(src, dst):
         line = f.readline()
         while line.startswith('%'):
             line = f.readline()
-        m, k, nnz = map(int, line.split()[:3])
-        data = np.loadtxt(f, usecols=(0, 1), dtype=np.int64, ndmin=2)
+        try:
+            m, k, nnz = map(int, line.split()[:3])
+            data = np.loadtxt(f, usecols=(0, 1), dtype=np.int64, ndmin=2)
+        except ValueError as e:
+            sys.exit('%s: not a readable coordinate file (%s)' % (src, e))
     if len(data) != nnz:
         sys.exit('%s: %d entries, the header says %d' % (src, len(data), nnz))
     r, c = data[:, 0] - 1, data[:, 1] - 1
+    bad = np.flatnonzero((r < 0) | (r >= m) | (c < 0) | (c >= k))
+    if len(bad):
+        sys.exit('%s: entry %d, (%d, %d), is outside the %d x %d matrix' %
+                 (src, bad[0] + 1, r[bad[0]] + 1, c[bad[0]] + 1, m, k))
     if symmetric:
         r, c = np.concatenate([r, c]), np.concatenate([c, r])
     write_smtx(dst, m, k, r, c)
@@ -68,6 +75,8 @@ def rmat(scale, edge_factor, seed, dst):
 
 
 if __name__ == '__main__':
+    if len(sys.argv) == 6 and sys.argv[1] == 'rmat' and not 1 <= int(sys.argv[2]) <= 30:
+        sys.exit('rmat: SCALE must be 1 to 30 (here %s)' % sys.argv[2])
     if len(sys.argv) == 4 and sys.argv[1] == 'convert':
         convert(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 6 and sys.argv[1] == 'rmat':

@@ -375,6 +375,10 @@ int main(int argc, char **argv)
         for (const std::string &fn : list_dir(other))
             if ((int)es.size() < limit)
                 es.push_back({other, fn, "other", ""});
+        if (es.empty()) {
+            fprintf(stderr, "tc_bench: --smtx %s: no readable folder with .smtx files\n", other.c_str());
+            return 2;
+        }
         sets.push_back(es);
     }
     for (const char *model : models)

@@ -387,6 +387,23 @@ __device__ __forceinline__ float segment_tree(float *w, int B, int64_t ws)
     return v;
 }
 
+/* The counter of the long row of segment entry e (int4: row, B, first,
+ * counter) for the strip at n0: one per 32 columns, so that strips of 32
+ * (resident kernel) and of 64 (gather kernel) each have their own. */
+__device__ __forceinline__ int *segment_counter(const seg_out &so, int4 e, int64_t n0)
+{
+    return so.count + (int64_t)e.w * so.cstride + n0 / 32;
+}
+
+/* The last segment's work for one output column: the B sums' tree, then
+ * step 5 into the row of Y. */
+template <typename T>
+__device__ __forceinline__ void segment_output(const seg_out &so, int row, int B, int first, int64_t col, T *y,
+                                               int64_t ldy, float alpha, float beta)
+{
+    finish_store(y + (int64_t)row * ldy + col, alpha, beta, segment_tree(so.work + (int64_t)first * so.ws + col, B, so.ws));
+}
+
 /* A long row's segment, after its sums for the strip at n0 went to its
  * workspace row (-1 - code; code is the record's row, warp-uniform): the
  * warp counts the segment in (one thread, release-acquire at GPU scope,
@@ -401,7 +418,7 @@ __device__ __forceinline__ void segment_finish(const seg_out &so, int32_t code, 
 {
     __syncwarp();
     const int4 e = __ldg(so.segs + (-1 - (int64_t)code));
-    int *const counter = so.count + (int64_t)e.w * so.cstride + n0 / 32;
+    int *const counter = segment_counter(so, e, n0);
     int before = 0;
     if (lane == 0)
         before = count_in(counter, 1);
@@ -414,8 +431,7 @@ __device__ __forceinline__ void segment_finish(const seg_out &so, int32_t code, 
         for (int h = 0; h < 2; h++) {
             const int64_t col = n0 + c0 + h * dc;
             if (col < n)
-                finish_store(y + (int64_t)e.x * ldy + col, alpha, beta,
-                             segment_tree(so.work + (int64_t)e.z * so.ws + col, e.y, so.ws));
+                segment_output(so, e.x, e.y, e.z, col, y, ldy, alpha, beta);
         }
     if (lane == 0)
         *counter = 0;
@@ -631,7 +647,7 @@ __device__ __forceinline__ void segments_finish(const params &p, const loomcu_tc
         if (i < pairs) {
             const int32_t code = __ldg(reinterpret_cast<const int4 *>(recs + first + (i / ns) * stride)).z;
             e = __ldg(reinterpret_cast<const int4 *>(p.so.segs) + (-1 - (int64_t)code));
-            counter = p.so.count + (int64_t)e.w * p.so.cstride + (int64_t)(s_begin + i % ns) * (NS / 32);
+            counter = segment_counter(p.so, e, (int64_t)(s_begin + i % ns) * NS);
             last = count_in(counter, 1) == e.y - 1;
         }
         uint32_t todo = __ballot_sync(0xffffffffu, last);
@@ -646,8 +662,7 @@ __device__ __forceinline__ void segments_finish(const params &p, const loomcu_tc
             for (int h = 0; h < 2; h++) {
                 const int64_t col = n0 + 2 * lane + h;
                 if (col < p.n)
-                    finish_store((T *)p.y + (int64_t)row * p.ldy + col, p.alpha, p.beta,
-                                 segment_tree(p.so.work + (int64_t)z * p.so.ws + col, B, p.so.ws));
+                    segment_output(p.so, row, B, z, col, (T *)p.y, p.ldy, p.alpha, p.beta);
             }
         }
         if (last)
@@ -689,8 +704,8 @@ __global__ void __launch_bounds__(THREADS, (slot_shape<VT, PREC, KS>::MIN_BLOCKS
 /* The segments' bin (rows, nrows: its records), in a kernel of its own that
  * runs beside the one above (launch_bins): one kernel for both bins' code
  * took the registers past the 80 that three blocks a multiprocessor leave,
- * and with two blocks, or with spills, the other rows ran slower (0.6-0.9x
- * on graphs, H200, bench/results/tc/run-2026-11-29-h200-s43). */
+ * and with two blocks, or with spills, the other rows ran slower (0.70-0.97x
+ * geomean on 9 graphs, H200, bench/results/tc/run-2026-11-29-h200-s43). */
 template <int VT, int PREC, int KS>
 __global__ void __launch_bounds__(THREADS, 2) tc_segment_kernel(params p, const loomcu_tc_row *__restrict__ rows, int64_t nrows)
 {
@@ -1273,7 +1288,8 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
                   loomcu_tc_path path, cudaError_t *err)
 {
     rx_limits l;
-    if (path == LOOMCU_TC_PATH_GATHER || plan->records >= (1 << 30) || k >= (1 << 30) ||
+    const int64_t records = plan->bin_start[LOOMCU_TC_BINS]; /* rows, and segments in place of long rows */
+    if (path == LOOMCU_TC_PATH_GATHER || records >= (1 << 30) || k >= (1 << 30) ||
         rx_device_limits(dev, &l) != cudaSuccess)
         return 0;
     int widest = RX_WIDE;
@@ -1291,10 +1307,10 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
     if (getenv("LOOMTC_RX_BLOCKS"))
         per_sm = atof(getenv("LOOMTC_RX_BLOCKS"));
 #endif
-    const int64_t row_cap = (plan->records + RX_WARPS - 1) / RX_WARPS;
+    const int64_t row_cap = (records + RX_WARPS - 1) / RX_WARPS;
     int64_t chunks = (int64_t)(sms * per_sm) / strips;
     chunks = chunks > row_cap ? row_cap : chunks < 1 ? 1 : chunks;
-    const bool tall = plan->records >= (int64_t)sms * RX_WARPS * 8;
+    const bool tall = records >= (int64_t)sms * RX_WARPS * 8;
     const double blocks = (double)chunks * (double)strips;
     const double gathered_per_copied = (double)plan->nnz * (double)pr.n / (blocks * (double)k * w);
     const bool fills = blocks * RX_WARPS >= (double)TC_RX_MIN_WARPS_PER_SM * sms;
@@ -1318,7 +1334,7 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
     rp.beta = pr.beta;
     rp.vec = pr.vec;
     rp.k = (int)k;
-    rp.m = (int)plan->records;
+    rp.m = (int)records;
     rp.so = pr.so;
     if (strips > INT32_MAX)
         return 0;
@@ -1666,7 +1682,6 @@ extern "C" cudaError_t loomcu_tc_plan_create(loomcu_tc_plan *plan, const int64_t
     }
     if (plan->nsegments > INT32_MAX)
         return cudaErrorInvalidValue;
-    plan->records = records;
     const size_t nr = (size_t)(records > 0 ? records : 1), ns = (size_t)(plan->nsegments > 0 ? plan->nsegments : 1);
     loomcu_tc_row *flat = (loomcu_tc_row *)malloc(sizeof(loomcu_tc_row) * nr);
     loomcu_tc_row *host = (loomcu_tc_row *)malloc(sizeof(loomcu_tc_row) * nr);

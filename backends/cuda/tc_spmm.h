@@ -73,14 +73,15 @@ typedef struct loomcu_tc_segment {
 typedef struct loomcu_tc_plan {
     tc_config cfg;
     int64_t m, nnz;
-    int64_t records;                       /* rows, and segments in place of long rows */
-    loomcu_tc_row *rows;                   /* device: the records, bin after bin */
+    loomcu_tc_row *rows;                   /* device: the records (rows, and segments in place of
+                                            * long rows), bin after bin */
     loomcu_tc_segment *segments;           /* device: the segment table (NULL: no long rows) */
     int64_t nsegments, nlong;              /* its entries; the rows cut into segments */
     struct loomcu_tc_segment_state *seg;   /* the segments' workspace and counters, for an N
                                             * (loomcu_tc_reserve, or the first call) */
     int64_t bin_start[LOOMCU_TC_BINS + 1]; /* bin b (P = 2^b; 8 for segments) holds
-                                            * rows[bin_start[b] .. bin_start[b+1]) */
+                                            * rows[bin_start[b] .. bin_start[b+1]); the last
+                                            * entry counts the records */
     int32_t *group_count;                  /* host: groups per part of each record, as rows */
     int64_t group_sum[LOOMCU_TC_BINS];     /* the bin's sum of group_count */
     struct loomcu_tc_shape *shape;         /* host: the last launch shape, for its strips and GPU;
