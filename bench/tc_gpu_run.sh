@@ -59,7 +59,8 @@ if [ -f "$BASE/tc_spmm.cu" ]; then
     ( $NVCC $ARCH $FLAGS -Dloomtc=loomtc_base -Dloomcu_tc_plan_create=tcbase_plan_create \
           -Dloomcu_tc_plan_destroy=tcbase_plan_destroy -Dloomcu_tc_spmm=tcbase_spmm \
           -Dloomcu_tc_supported=tcbase_supported -Dloomcu_tc_spmm_path=tcbase_spmm_path -Dloomcu_tc_device_sms=tcbase_device_sms \
-          -Dloomcu_tc_resident_max_k=tcbase_resident_max_k -I$BASE $INC -c $BASE/tc_spmm.cu -o $B/tc_base.o \
+          -Dloomcu_tc_resident_max_k=tcbase_resident_max_k -Dloomcu_tc_reserve=tcbase_reserve \
+          -Dloomcu_tc_state_bytes=tcbase_state_bytes -I$BASE $INC -c $BASE/tc_spmm.cu -o $B/tc_base.o \
           > $B/tc_base.log 2>&1 || echo FAIL baseline tc_spmm.cu ) &
 fi
 ( $NVCC $ARCH $FLAGS ${TC_FLAGS:-} -Xptxas -v $INC -c backends/cuda/tc_spmm.cu -o $B/tc_spmm.o > $B/tc_spmm.ptxas.log 2>&1 || echo FAIL tc_spmm.cu ) &
