@@ -6,8 +6,12 @@
 Call 3 (plain build of trial_spread.patch against main in one process),
 call 3's tuning build with one knob turned each (180 layers with a row past
 100 non-zeros), where spreading paid (by the longest row over a warp's mean
-load, which needs the DLMC row lengths), a few layers by name, and call 4
-(trial_segment_tree.patch: graphs, DLMC, the issue's cuBLAS count).
+load, which needs the DLMC row lengths), a few layers by name, call 4
+(trial_segment_tree.patch: graphs, DLMC, the issue's cuBLAS count), call 5
+(Nsight Compute's per-multiprocessor cycles) and call 6 (the spread inside
+the block, trial_spread_block.patch as it ran then: the layers that run
+the resident kernel with a row spread, without, and those that run the
+gather kernel, whose code did not change - the measurement's own bias).
 """
 import csv, glob, gzip, math, os, sys
 
@@ -125,6 +129,61 @@ def main():
         cub = sorted(t(r, 'cublas_f16_us') for r in d.values() if r['m'] == '512' and r['k'] == '2048')
         print('  %s: %d of %d; cuBLAS on the 512 x 2048 layers: median %.1f us (%.1f-%.1f)' % (
             call, won, tot, cub[len(cub) // 2], cub[0], cub[-1]))
+
+    print('\n== call 5, Nsight Compute, resident kernel, N = 256, f16 k16: active cycles a multiprocessor')
+    for name in ('bottleneck_1_block_group4_2_1', 'body_encoder_layer_3_ffn_conv2_fully_connected'):
+        with gzip.open(os.path.join(HERE, 'c5/raw_%s.csv.gz' % name), 'rt') as f:
+            rows = list(csv.reader(f))
+        h, v = rows[0], rows[2]
+        val = {k: v[i] for i, k in enumerate(h)}
+        mean, top = float(val['sm__cycles_active.avg']), float(val['sm__cycles_active.max'].replace(',', ''))
+        print('  %-48s mean %6.0f  max %6.0f  (max/mean %.2f)' % (name, mean, top, top / mean))
+
+    if lens:
+        print('\n== call 6, the spread inside the block, against main (base/new), by kernel and spread rows')
+        c6 = load('c6/all/tc_bench.csv.gz')
+        c6.update(load('c6/full256.csv.gz'))
+        for ks in (16, 8):
+            for n in (64, 128, 256, 512):
+                groups = {'resident, rows spread': [], 'resident, none spread': [], 'gather (unchanged)': []}
+                for k, r in c6.items():
+                    if k[1] != n:
+                        continue
+                    L = lens[k[0]]
+                    m, kk, nnz = int(r['m']), int(r['k']), int(r['nnz'])
+                    ratio = t(r, 'base_f16_k%d_us' % ks) / t(r, 'tc_f16_k%d_us' % ks)
+                    if not resident(m, kk, nnz, n):
+                        groups['gather (unchanged)'].append(ratio)
+                        continue
+                    mean = nnz / m
+                    spread = m < 132 * 16 * 8 and any(
+                        5 <= (l + ks - 1) // ks <= 64 and (l + ks - 1) // ks >= 8 and l > 1.5 * mean for l in L)
+                    groups['resident, rows spread' if spread else 'resident, none spread'].append(ratio)
+                print('  k%-2d N=%-3d ' % (ks, n) + '  '.join('%s: %3d layers %.3f' % (g, len(v), geo(v))
+                                                        for g, v in groups.items()))
+        d = load('c6/full256.csv.gz')
+        won = {'new': 0, 'base': 0}
+        tot = 0
+        for r in d.values():
+            if float(r['sparsity']) < 0.95:
+                continue
+            tot += 1
+            f = r['auto_form']
+            for side, pre in (('new', 'tc'), ('base', 'base')):
+                col = 'tc_f16_tiles_us' if f == 'tiles' else '%s_f16_%s_us' % (pre, f[5:])
+                won[side] += t(r, col) < t(r, 'cublas_f16_us')
+        print('  the cuBLAS criterion in that run: new %d, main %d of %d' % (won['new'], won['base'], tot))
+
+
+def resident(m, k, nnz, n):
+    """rx_try's rule (H200, 132 multiprocessors), with the rows as records."""
+    if k > 2904:
+        return False
+    w = 64 if k <= 1613 else 32
+    strips = (n + w - 1) // w
+    blocks = max(1, min(132 // strips, (m + 15) // 16)) * strips
+    gpc = nnz * n / (blocks * k * w)
+    return m >= 132 * 16 * 8 or (blocks * 16 >= 12 * 132 and gpc >= (0.5 if w == 64 else 0.75))
 
 
 if __name__ == '__main__':
