@@ -74,12 +74,28 @@ def rmat(scale, edge_factor, seed, dst):
     write_smtx(dst, 1 << scale, 1 << scale, r, col)
 
 
+def count(name, text, low, high):
+    try:
+        v = int(text)
+    except ValueError:
+        v = None
+    if v is None or not low <= v <= high:
+        sys.exit('rmat: %s must be an integer from %d to %d (here %r)' % (name, low, high, text))
+    return v
+
+
+def main(argv):
+    if len(argv) == 4 and argv[1] == 'convert':
+        return convert(argv[2], argv[3])
+    if len(argv) == 6 and argv[1] == 'rmat':
+        scale = count('SCALE', argv[2], 1, 30)
+        edge_factor = count('EDGE_FACTOR', argv[3], 1, 1 << 20)
+        return rmat(scale, edge_factor, count('SEED', argv[4], 0, (1 << 63) - 1), argv[5])
+    sys.exit(__doc__)
+
+
 if __name__ == '__main__':
-    if len(sys.argv) == 6 and sys.argv[1] == 'rmat' and not 1 <= int(sys.argv[2]) <= 30:
-        sys.exit('rmat: SCALE must be 1 to 30 (here %s)' % sys.argv[2])
-    if len(sys.argv) == 4 and sys.argv[1] == 'convert':
-        convert(sys.argv[2], sys.argv[3])
-    elif len(sys.argv) == 6 and sys.argv[1] == 'rmat':
-        rmat(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
-    else:
-        sys.exit(__doc__)
+    try:
+        main(sys.argv)
+    except OSError as e:  # a missing input, an unwritable output
+        sys.exit('smtx_inputs.py: %s' % e)

@@ -431,6 +431,15 @@ int main(int argc, char **argv)
         }
         if (A.nnz == 0)
             continue;
+        /* Dense work (cuBLAS's densified A, the tiles form's M K N MMAs) only
+         * up to M K = 2^28: a graph's would take seconds a call and more
+         * memory than the host or the GPU has. */
+        const bool dense_ok = (double)A.m * (double)A.k <= (double)(1 << 28);
+        if (!dense_ok && !only_tc) {
+            printf("%s: %lld x %lld is too large to densify for cuBLAS; skipped (--only-tc times it)\n",
+                   fn.c_str(), (long long)A.m, (long long)A.k);
+            continue;
+        }
         /* values (fp16 and fp32 copies of the same numbers), X, dense A */
         std::vector<uint16_t> v16(A.nnz);
         std::vector<float> v32(A.nnz);
@@ -507,18 +516,15 @@ int main(int argc, char **argv)
             /* sanity: keep the tensor-core results (fp16) to compare with cuSPARSE fp32 */
             std::vector<uint16_t> y_tc((size_t)A.m * n), y_tiles((size_t)A.m * n);
             CU(cudaMemcpy(y_tc.data(), d_y16, 2 * y_tc.size(), cudaMemcpyDeviceToHost));
-            /* the tiles form's MMAs are dense (M K N): not timed where M K passes
-             * 2^28 (a graph's: seconds a call, and a slice index of gigabytes) */
-            const bool tiles = (double)A.m * (double)A.k <= (double)(1 << 28);
-            r.t_tiles = NAN;
+            r.t_tiles = NAN; /* the tiles form's MMAs are dense: dense_ok */
             y_tiles = y_tc;
-            if (tiles) {
+            if (dense_ok) {
                 r.t_tiles = time_ms([&] { loomcu_tc_spmm(&pt, &tp, 0); }, reps);
                 CU(cudaMemset(d_y16, 0xff, 2 * y_tiles.size())); /* NaN: an unwritten element shows */
                 CU(loomcu_tc_spmm(&pt, &tp, 0));
                 CU(cudaMemcpy(y_tiles.data(), d_y16, 2 * y_tiles.size(), cudaMemcpyDeviceToHost));
             }
-            r.t_tc = tiles ? std::min(std::min(r.t_tc16, r.t_tc8), r.t_tiles) : std::min(r.t_tc16, r.t_tc8);
+            r.t_tc = dense_ok ? std::min(std::min(r.t_tc16, r.t_tc8), r.t_tiles) : std::min(r.t_tc16, r.t_tc8);
             r.auto_tiles = loom__tc_prefer_tiles(A.m, A.k, A.nnz, n, bounds);
             r.auto_k = r.auto_tiles ? 16 : loom__tc_rows_k(A.m, A.nnz);
             r.t_auto = r.auto_tiles ? r.t_tiles : r.auto_k == 8 ? r.t_tc8 : r.t_tc16;

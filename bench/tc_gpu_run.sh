@@ -54,13 +54,13 @@ BASE_D=""
 log "== build ($NVCC $ARCH)"
 t0=$(date +%s)
 if [ -f "$BASE/tc_spmm.cu" ]; then
-    # the baseline's names moved aside so both link into one tc_bench
+    # the baseline's names moved aside so both link into one tc_bench: every
+    # loomcu_tc_X its tc_spmm.cu defines becomes tcbase_X (the tiles form's,
+    # defined in tc_tiles.cu, stay: it calls the current one)
     BASE_D="-DLOOM_TC_BENCH_BASELINE"
-    ( $NVCC $ARCH $FLAGS -Dloomtc=loomtc_base -Dloomcu_tc_plan_create=tcbase_plan_create \
-          -Dloomcu_tc_plan_destroy=tcbase_plan_destroy -Dloomcu_tc_spmm=tcbase_spmm \
-          -Dloomcu_tc_supported=tcbase_supported -Dloomcu_tc_spmm_path=tcbase_spmm_path -Dloomcu_tc_device_sms=tcbase_device_sms \
-          -Dloomcu_tc_resident_max_k=tcbase_resident_max_k -Dloomcu_tc_reserve=tcbase_reserve \
-          -Dloomcu_tc_state_bytes=tcbase_state_bytes -I$BASE $INC -c $BASE/tc_spmm.cu -o $B/tc_base.o \
+    RENAME=$(grep -oE '^extern "C" [^(]*\bloomcu_tc_[a-z_0-9]+\(' $BASE/tc_spmm.cu | grep -oE 'loomcu_tc_[a-z_0-9]+' |
+             sort -u | sed -E 's/^loomcu_tc_(.*)$/-Dloomcu_tc_\1=tcbase_\1/')
+    ( $NVCC $ARCH $FLAGS -Dloomtc=loomtc_base $RENAME -I$BASE $INC -c $BASE/tc_spmm.cu -o $B/tc_base.o \
           > $B/tc_base.log 2>&1 || echo FAIL baseline tc_spmm.cu ) &
 fi
 ( $NVCC $ARCH $FLAGS ${TC_FLAGS:-} -Xptxas -v $INC -c backends/cuda/tc_spmm.cu -o $B/tc_spmm.o > $B/tc_spmm.ptxas.log 2>&1 || echo FAIL tc_spmm.cu ) &

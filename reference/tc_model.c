@@ -296,6 +296,17 @@ int tc_tile_parts(int64_t m, int64_t kcols, int k, int64_t *slices_per_part)
 
 /* ------------------------------------------------------------ the reference */
 
+/* Step 4's halving tree over v[0 .. n-1] (n a power of two), in fp32:
+ * for s = n/2 .. 1: v[l] = v[l] + v[l+s].  The parts' sums (both forms)
+ * and the segments' meet by the same one. */
+static float halving_tree(float *v, int n)
+{
+    for (int s = n / 2; s >= 1; s /= 2)
+        for (int l = 0; l < s; l++)
+            v[l] = v[l] + v[l + s];
+    return v[0];
+}
+
 /* Steps 2-4 for one segment and column c; a[] and cols[] are the segment's
  * rounded values and column indices, xr the rounded X (K x n, row-major). */
 static float segment_accumulate(const tc_mma_model *model, int k, const double *a, const int32_t *cols,
@@ -318,10 +329,7 @@ static float segment_accumulate(const tc_mma_model *model, int k, const double *
         }
         part[p] = acc;
     }
-    for (int s = P / 2; s >= 1; s /= 2)
-        for (int l = 0; l < s; l++)
-            part[l] = part[l] + part[l + s];
-    return part[0];
+    return halving_tree(part, P);
 }
 
 /* Step 4 for a whole row: its segments' sums, combined by the halving tree. */
@@ -335,10 +343,7 @@ static float row_accumulate(const tc_mma_model *model, int k, const double *a, c
         tc_segment_span(len, k, B, b, &first, &count);
         seg[b] = segment_accumulate(model, k, a + first, cols + first, count, xr, n, c);
     }
-    for (int s = B / 2; s >= 1; s /= 2)
-        for (int l = 0; l < s; l++)
-            seg[l] = seg[l] + seg[l + s];
-    return seg[0];
+    return halving_tree(seg, B);
 }
 
 /* Steps 2'-4 of the tiles form (tc_model.h) for row i and column c, same
@@ -366,10 +371,7 @@ static float row_accumulate_tiles(const tc_mma_model *model, int k, const double
         }
         part[p] = acc;
     }
-    for (int s = P / 2; s >= 1; s /= 2)
-        for (int l = 0; l < s; l++)
-            part[l] = part[l] + part[l + s];
-    float acc = part[0];
+    float acc = halving_tree(part, P);
     for (j = 0; j < len; j++) {
         const double x = xr[(int64_t)cols[j] * n + c];
         if (!isfinite(x))
