@@ -441,6 +441,68 @@ static void test_resident_bound(void **state)
     }
 }
 
+/* The resident kernel's spread rows (tc_spmm.cu, rx_spread): the longest
+ * rows of 8 parts run on 8 warps, their sums meeting in shared memory;
+ * the bits must not move.  random_csr(300, 700): rows 2, 3 and 4 (150,
+ * 600, 700 non-zeros against a mean of about 26) at k = 16; at k = 8 only
+ * row 2, rows 3 and 4 being cut into segments.  Row 2 at k = 16 has 10
+ * groups, so parts 5-7 are empty.  Then 400 rows of 400 in 2000: the plan
+ * spreads at most 2 a multiprocessor, so each block gets two, one on
+ * each half of its warps.  A launch spreads them only where the longest
+ * has twice a warp's share of the non-zeros (rx_try): 300 rows run on
+ * 19 blocks of 16 warps, a share of about 26; the 2000 on one block a
+ * multiprocessor at N = 72 and 128 (two strips), 132 multiprocessors: a
+ * share of about 160 (nnz ~ 166000), 1/2.5 of the longest, 1/2.2 on 114. */
+static void test_spread(void **state)
+{
+    (void)state;
+    int dev = 0, sms = 0;
+    assert_int_equal(cudaGetDevice(&dev), cudaSuccess);
+    assert_int_equal(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), cudaSuccess);
+    host_csr A = random_csr(300, 700, 0.03);
+    const struct {
+        tc_config cfg;
+        int64_t spread;
+    } want[3] = {{{TC_PREC_F16, 16, TC_FORM_ROWS}, 3}, {{TC_PREC_F16, 8, TC_FORM_ROWS}, 1},
+                 {{TC_PREC_TF32, 8, TC_FORM_ROWS}, 0}};
+    for (int c = 0; c < 3; c++) {
+        loomcu_tc_plan plan;
+        assert_int_equal(loomcu_tc_plan_create(&plan, A.ro, A.m, &want[c].cfg), cudaSuccess);
+        printf("  %s k%d: %lld rows spread\n", want[c].cfg.precision == TC_PREC_TF32 ? "tf32" : "f16", want[c].cfg.k,
+               (long long)plan.nspread);
+        assert_int_equal(plan.nspread, want[c].spread);
+        loomcu_tc_plan_destroy(&plan);
+    }
+    int fails = 0;
+    for (size_t c = 0; c < 4; c++) /* fp16 and bf16 storage, k16 and k8 */
+        for (int64_t n = 64; n <= 100; n += 36)
+            fails += run_case(&A, &combos[c], n, n == 100 ? 3 : 0, n == 100 ? 0.5f : 1.0f, n == 100 ? -1.5f : 0.0f,
+                              DATA_RANDOM, "spread rows");
+    free(A.ro);
+    free(A.ci);
+
+    const int64_t m = 2000, k = 700;
+    host_csr B = {m, k, 0, malloc(sizeof(int64_t) * (m + 1)), malloc(sizeof(int32_t) * m * k)};
+    for (int64_t i = 0; i < m; i++) {
+        B.ro[i] = B.nnz;
+        for (int64_t j = 0; j < k; j++)
+            if (i % 5 == 0 ? j < 400 : uniform() < 0.005)
+                B.ci[B.nnz++] = (int32_t)j;
+    }
+    B.ro[m] = B.nnz;
+    loomcu_tc_plan plan;
+    tc_config cfg = {TC_PREC_F16, 16, TC_FORM_ROWS};
+    assert_int_equal(loomcu_tc_plan_create(&plan, B.ro, B.m, &cfg), cudaSuccess);
+    printf("  2000 rows, 400 of 400 non-zeros: %lld spread (%d multiprocessors)\n", (long long)plan.nspread, sms);
+    assert_int_equal(plan.nspread, 2 * sms < 400 ? 2 * sms : 400);
+    loomcu_tc_plan_destroy(&plan);
+    fails += run_case(&B, &combos[0], 128, 0, 1.0f, 0.0f, DATA_RANDOM, "many spread rows");
+    fails += run_case(&B, &combos[2], 72, 0, 1.0f, 0.0f, DATA_RANDOM, "many spread rows");
+    free(B.ro);
+    free(B.ci);
+    assert_int_equal(fails, 0);
+}
+
 /* Inf and NaN in X: the tiles form must not let them meet A's zeros (one
  * Inf would turn its 64 rows to NaN); every form must give the reference's
  * answer, NaN where the reference has NaN.  Exact inputs otherwise, so the
@@ -516,8 +578,14 @@ int main(void)
         cmocka_unit_test(test_tall),
         cmocka_unit_test(test_wide),
         cmocka_unit_test(test_resident_bound),
+        cmocka_unit_test(test_spread),
         cmocka_unit_test(test_nonfinite),
         cmocka_unit_test(test_dlmc),
     };
+    /* LOOM_TC_TEST_ONLY=test_spread (a cmocka pattern) runs those tests
+     * only: the sanitizer runs, which are slow, use it */
+    const char *only = getenv("LOOM_TC_TEST_ONLY");
+    if (only && *only)
+        cmocka_set_test_filter(only);
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -770,7 +770,8 @@ static cudaError_t kernel_setup(int dev, int *blocks_per_sm)
  * cross-warp reduction).  After a part, lane 4g+q keeps D rows g and g+8 of
  * tile q (all four lanes of a quad hold the same D values), so 2 floats per
  * part and lane carry the part sums to the tree, and each lane then writes
- * its own two outputs.
+ * its own two outputs.  The longest rows are the exception: a block first
+ * runs its share of them with a row's 8 parts on 8 warps (rx_spread).
  *
  * A row's column indices and values reach the warp 32 at a time, one
  * coalesced load per lane, one chunk ahead of use (the pipeline crosses rows);
@@ -793,6 +794,21 @@ static cudaError_t kernel_setup(int dev, int *blocks_per_sm)
 constexpr int RX_WARPS = 16;
 constexpr int RX_THREADS = RX_WARPS * 32;
 
+/* Tall: records enough for 8 or more a warp of a grid of one block a
+ * multiprocessor (rx_try takes the resident kernel there; the plan
+ * spreads no row there, a long row being one among a warp's many). */
+static bool rx_tall(int64_t records, int sms) { return records >= (int64_t)sms * RX_WARPS * 8; }
+
+/* A launch spreads the plan's spread rows (rx_spread) only where the
+ * longest has at least this many times a warp's share of the non-zeros
+ * (rx_try).  H200, DLMC, N = 64-512: spreading every time lost on the
+ * layers whose longest row had fewer than 2 shares (0.92-0.99x at k8,
+ * 0.95-1.00x at k16) and gained past 3 (1.08-1.31x); with this bound, the
+ * resident layers with a row to spread ran 1.03-1.13x at k16 and 1.02-
+ * 1.08x at k8 against not spreading, the rest unchanged
+ * (bench/results/tc/run-2026-11-29-h200-s45, calls 1-2). */
+constexpr double RX_SPREAD_OVER_LOAD = 2.0;
+
 template <int W> struct rx_shape {
     static constexpr int TILES = W / 16;   /* MMA tiles per group */
     static constexpr int CPR = W / 8;      /* 16-byte chunks per strip row */
@@ -812,10 +828,19 @@ struct rx_params {
     int64_t ldy;
     float alpha, beta;
     int vec;    /* X rows 16-byte aligned */
-    int k, m;   /* rows of X (the strip's rows; row k is all zeros), records (rows of A, segments) */
+    int k, m;   /* rows of X (the strip's rows; row k is all zeros), records walked (rows of A, segments) */
     int strips; /* ceil(n / W) */
     int chunks; /* blocks over the rows: block x takes rows x, x + chunks*RX_WARPS, ... per warp */
     seg_out so;
+};
+
+/* The spread rows (rx_spread), a kernel parameter of their own so that
+ * the kernels without them keep main's parameter block and code: records
+ * gap .. gap + skip - 1, which the walk skips (rx_record), and where their
+ * part sums go in shared memory. */
+struct rx_spread_args {
+    int64_t gap, skip;
+    uint32_t red_at;
 };
 
 /* tc_row_parts(): the row's part count P */
@@ -862,17 +887,22 @@ struct rx_feed {
     int32_t len_a, len_b;
     int4 rec1, rec2;     /* the records of rows ri + stride and ri + 2 stride, in flight */
     uint32_t ci, val;    /* this lane's element of the chunk in flight */
+    int64_t gap, skip;   /* rx_spread_args' (read only where SPREAD) */
 };
 
-__device__ __forceinline__ int4 rx_record(const loomcu_tc_row *__restrict__ rows, int64_t ri, int64_t m)
+/* Record ri of the walk (m records: the plan's, less the spread rows,
+ * which rx_spread runs) */
+template <bool SPREAD>
+__device__ __forceinline__ int4 rx_record(const rx_params &p, const rx_feed &f, const loomcu_tc_row *__restrict__ rows,
+                                          int64_t ri)
 {
     int4 r = make_int4(0, 0, 0, 0);
-    if (ri < m)
-        r = __ldg(reinterpret_cast<const int4 *>(rows + ri));
+    if (ri < p.m)
+        r = __ldg(reinterpret_cast<const int4 *>(rows + ri + (SPREAD && ri >= f.gap ? f.skip : 0)));
     return r;
 }
 
-template <int KS>
+template <int KS, bool SPREAD>
 __device__ __forceinline__ void rx_advance(const rx_params &p, const loomcu_tc_row *__restrict__ rows, rx_feed &f,
                                            int lane)
 {
@@ -897,8 +927,8 @@ __device__ __forceinline__ void rx_advance(const rx_params &p, const loomcu_tc_r
         f.len_b = f.rec2.w;
         f.len = pair ? 1 : f.rec1.w;
         f.ri = pair ? a + f.stride : a;
-        f.rec1 = rx_record(rows, f.ri + f.stride, f.m);
-        f.rec2 = rx_record(rows, f.ri + 2 * f.stride, f.m);
+        f.rec1 = rx_record<SPREAD>(p, f, rows, f.ri + f.stride);
+        f.rec2 = rx_record<SPREAD>(p, f, rows, f.ri + 2 * f.stride);
     }
     int64_t j;
     bool in;
@@ -921,13 +951,13 @@ __device__ __forceinline__ void rx_advance(const rx_params &p, const loomcu_tc_r
 /* The chunk in flight becomes the one in use: column indices as loaded, and
  * the values paired (lane 2i holds elements 2i and 2i+1 of the chunk: the
  * B fragment's 32-bit registers); then the next chunk is started. */
-template <int KS>
+template <int KS, bool SPREAD>
 __device__ __forceinline__ void rx_take(const rx_params &p, const loomcu_tc_row *__restrict__ rows, rx_feed &f,
                                         uint32_t &ci_c, uint32_t &pr_c, int lane)
 {
     ci_c = f.ci;
     pr_c = f.val | (__shfl_down_sync(0xffffffffu, f.val, 1) << 16);
-    rx_advance<KS>(p, rows, f, lane);
+    rx_advance<KS, SPREAD>(p, rows, f, lane);
 }
 
 /* One group's MMAs: the k rows of the group at lane offset `base` of the
@@ -1014,7 +1044,7 @@ __device__ __forceinline__ void rx_segment_store(const rx_params &p, int32_t cod
 }
 
 /* One row (P parts) for the strip at n0, against the resident strip at xs. */
-template <int VT, int KS, int W, int P, bool FULL>
+template <int VT, int KS, int W, int P, bool FULL, bool SPREAD>
 __device__ __forceinline__ void rx_row(const rx_params &p, const loomcu_tc_row *__restrict__ rows, rx_feed &f,
                                        uint32_t &ci_c, uint32_t &pr_c, uint32_t xs, int64_t n0, int32_t row,
                                        int32_t len, int lane)
@@ -1035,7 +1065,7 @@ __device__ __forceinline__ void rx_row(const rx_params &p, const loomcu_tc_row *
         for (int32_t gi = gb; gi < ge; gi++) {
             const int o = gi * KS; /* the group's first non-zero in the row */
             if ((o & 31) == 0)     /* a new chunk: take it, start the next */
-                rx_take<KS>(p, rows, f, ci_c, pr_c, lane);
+                rx_take<KS, SPREAD>(p, rows, f, ci_c, pr_c, lane);
             rx_group<VT, KS, W, FULL>(p, ci_c, pr_c, o & 31, xs, n0, lane, acc);
         }
         rx_lane_part<W>(acc, q, part[pp]);
@@ -1056,14 +1086,14 @@ __device__ __forceinline__ void rx_row(const rx_params &p, const loomcu_tc_row *
 
 /* Two rows of one group or none each (rx_pairable), from one chunk: the same
  * operations as rx_row<P = 1> for each, side by side. */
-template <int VT, int KS, int W, bool FULL>
+template <int VT, int KS, int W, bool FULL, bool SPREAD>
 __device__ __forceinline__ void rx_pair(const rx_params &p, const loomcu_tc_row *__restrict__ rows, rx_feed &f,
                                         uint32_t &ci_c, uint32_t &pr_c, uint32_t xs, int64_t n0, int32_t row_a,
                                         int32_t len_a, int32_t row_b, int32_t len_b, int lane)
 {
     typedef rx_shape<W> sh;
     const int q = lane & 3;
-    rx_take<KS>(p, rows, f, ci_c, pr_c, lane);
+    rx_take<KS, SPREAD>(p, rows, f, ci_c, pr_c, lane);
     float acc_a[sh::TILES][4], acc_b[sh::TILES][4];
 #pragma unroll
     for (int t = 0; t < sh::TILES; t++) {
@@ -1081,32 +1111,112 @@ __device__ __forceinline__ void rx_pair(const rx_params &p, const loomcu_tc_row 
     rx_store<VT, W, FULL>(p, row_b, n0, lane, part);
 }
 
+/* The block's spread rows for the strip at n0, before its walk: rows
+ * x, x + chunks, ... of the spread ones (block x), two at a time, a row's
+ * 8 parts on the 8 warps of a slot (warps 0-7, 8-15).  Each part is
+ * rx_row's part: +0, then its groups' MMAs in order; the sums meet in
+ * shared memory (red: 8 parts x W floats a slot) and the slot's part-0
+ * warp adds them by the halving tree and stores.  The same operations
+ * as rx_row<8>, so the same bits.
+ *
+ * Why: a warp runs its records in turn, so one row far longer than the
+ * rest held up its block - the slowest multiprocessor ran 39% longer than
+ * the mean on a 512 x 2048 layer at 0.95 with a row of 499 non-zeros, 7%
+ * on one whose longest row had 148 (Nsight Compute, H200, N = 256,
+ * bench/results/tc/run-2026-11-29-h200-s44, call 5).  Spreading the
+ * parts over warps of any block, through the segments' workspace and a
+ * count-in at GPU scope per part, cost as much as it saved (calls 2-3
+ * there); inside the block the parts meet through shared memory. */
+template <int VT, int KS, int W, bool FULL>
+__device__ __forceinline__ void rx_spread(const rx_params &p, const rx_spread_args &sa,
+                                          const loomcu_tc_row *__restrict__ rows, uint32_t xs, float *red, int64_t n0,
+                                          int warp, int lane)
+{
+    typedef rx_shape<W> sh;
+    constexpr int P = TC_PARTS_MAX;
+    static_assert(RX_WARPS == 2 * P, "two spread rows at a time");
+    const int slot = warp / P, part = warp % P, g = lane >> 2, q = lane & 3;
+    const bool mine = q < sh::TILES;
+    float *const sums = red + slot * P * W; /* sums[part * W + column] */
+    for (int64_t j = blockIdx.x + (int64_t)p.chunks * slot; j < sa.skip; j += 2 * (int64_t)p.chunks) {
+        const int4 r = __ldg(reinterpret_cast<const int4 *>(rows + sa.gap + j));
+        const int64_t start = record_start(r);
+        const int32_t len = r.w, groups = (len + KS - 1) / KS, G = (groups + P - 1) / P;
+        const int32_t gb = part * G < groups ? part * G : groups;
+        const int32_t ge = (part + 1) * G < groups ? (part + 1) * G : groups;
+        float acc[sh::TILES][4];
+#pragma unroll
+        for (int t = 0; t < sh::TILES; t++)
+            acc[t][0] = acc[t][1] = acc[t][2] = acc[t][3] = 0.0f;
+        uint32_t ci_c = 0, pr_c = 0;
+        for (int32_t gi = gb; gi < ge; gi++) {
+            const int o = (gi - gb) * KS; /* from the part's first non-zero: chunks of 32 as rx_advance's */
+            if ((o & 31) == 0) {
+                const int32_t idx = gb * KS + o + lane;
+                uint32_t ci = (uint32_t)p.k, v = 0u; /* past the row's end: the zero row, +0 */
+                if (idx < len) {
+                    ci = (uint32_t)__ldg(p.ci + start + idx);
+                    v = (uint32_t)__ldg((const unsigned short *)p.val + start + idx);
+                }
+                ci_c = ci;
+                pr_c = v | (__shfl_down_sync(0xffffffffu, v, 1) << 16);
+            }
+            rx_group<VT, KS, W, FULL>(p, ci_c, pr_c, o & 31, xs, n0, lane, acc);
+        }
+        float out[2];
+        rx_lane_part<W>(acc, q, out);
+        if (mine) {
+            sums[part * W + 16 * q + g] = out[0];
+            sums[part * W + 16 * q + g + 8] = out[1];
+        }
+        row_sync<P>(slot);
+        if (part == 0) {
+            float v[P][2];
+#pragma unroll
+            for (int l = 0; l < P; l++)
+#pragma unroll
+                for (int h = 0; h < 2; h++)
+                    v[l][h] = mine ? sums[l * W + 16 * q + g + 8 * h] : 0.0f;
+            /* the halving tree of tc_model.h step 4 */
+#pragma unroll
+            for (int st = P / 2; st >= 1; st /= 2)
+#pragma unroll
+                for (int l = 0; l < st; l++) {
+                    v[l][0] = __fadd_rn(v[l][0], v[l + st][0]);
+                    v[l][1] = __fadd_rn(v[l][1], v[l + st][1]);
+                }
+            rx_store<VT, W, FULL>(p, r.z, n0, lane, v[0]);
+        }
+        row_sync<P>(slot); /* the sums read before the next row's are written */
+    }
+}
+
 /* A warp's rows for the strip at n0: first, first + stride, ..., a pair
  * where rx_pairable says so, else one row of its P parts. */
-template <int VT, int KS, int W, bool FULL>
+template <int VT, int KS, int W, bool FULL, bool SPREAD>
 __device__ __forceinline__ void rx_rows(const rx_params &p, const loomcu_tc_row *__restrict__ rows, rx_feed &f,
                                         uint32_t xs, int64_t n0, int64_t first, int64_t stride, int lane)
 {
     uint32_t ci_c = 0, pr_c = 0;
     /* the records of rows ri and ri + stride, loaded one unit ahead of use */
-    int4 ra = rx_record(rows, first, p.m), rb = rx_record(rows, first + stride, p.m);
+    int4 ra = rx_record<SPREAD>(p, f, rows, first), rb = rx_record<SPREAD>(p, f, rows, first + stride);
     for (int64_t ri = first; ri < p.m;) {
         const bool pair = ri + stride < p.m && rx_pairable<KS>(ra.w, rb.w);
         const int64_t next = pair ? ri + 2 * stride : ri + stride;
-        const int4 rc = rx_record(rows, next, p.m), rd = rx_record(rows, next + stride, p.m);
+        const int4 rc = rx_record<SPREAD>(p, f, rows, next), rd = rx_record<SPREAD>(p, f, rows, next + stride);
         if (pair) {
-            rx_pair<VT, KS, W, FULL>(p, rows, f, ci_c, pr_c, xs, n0, ra.z, ra.w, rb.z, rb.w, lane);
+            rx_pair<VT, KS, W, FULL, SPREAD>(p, rows, f, ci_c, pr_c, xs, n0, ra.z, ra.w, rb.z, rb.w, lane);
         } else {
             const int32_t row = ra.z, len = ra.w;
             const int P = parts_of(len, KS);
             if (P == 1)
-                rx_row<VT, KS, W, 1, FULL>(p, rows, f, ci_c, pr_c, xs, n0, row, len, lane);
+                rx_row<VT, KS, W, 1, FULL, SPREAD>(p, rows, f, ci_c, pr_c, xs, n0, row, len, lane);
             else if (P == 2)
-                rx_row<VT, KS, W, 2, FULL>(p, rows, f, ci_c, pr_c, xs, n0, row, len, lane);
+                rx_row<VT, KS, W, 2, FULL, SPREAD>(p, rows, f, ci_c, pr_c, xs, n0, row, len, lane);
             else if (P == 4)
-                rx_row<VT, KS, W, 4, FULL>(p, rows, f, ci_c, pr_c, xs, n0, row, len, lane);
+                rx_row<VT, KS, W, 4, FULL, SPREAD>(p, rows, f, ci_c, pr_c, xs, n0, row, len, lane);
             else
-                rx_row<VT, KS, W, 8, FULL>(p, rows, f, ci_c, pr_c, xs, n0, row, len, lane);
+                rx_row<VT, KS, W, 8, FULL, SPREAD>(p, rows, f, ci_c, pr_c, xs, n0, row, len, lane);
         }
         ra = rc;
         rb = rd;
@@ -1114,8 +1224,9 @@ __device__ __forceinline__ void rx_rows(const rx_params &p, const loomcu_tc_row 
     }
 }
 
-template <int VT, int KS, int W>
-__global__ void __launch_bounds__(RX_THREADS, 1) tc_resident_kernel(rx_params p, const loomcu_tc_row *__restrict__ rows)
+template <int VT, int KS, int W, bool SPREAD>
+__global__ void __launch_bounds__(RX_THREADS, 1) tc_resident_kernel(rx_params p, const loomcu_tc_row *__restrict__ rows,
+                                                                     rx_spread_args sa)
 {
     typedef rx_shape<W> sh;
     extern __shared__ __align__(16) unsigned char smem[];
@@ -1156,16 +1267,24 @@ __global__ void __launch_bounds__(RX_THREADS, 1) tc_resident_kernel(rx_params p,
         f.start = f.start_b = 0;
         f.len_a = f.len_b = 0;
         f.ci = f.val = 0;
-        f.rec1 = rx_record(rows, first, p.m);
-        f.rec2 = rx_record(rows, first + stride, p.m);
-        rx_advance<KS>(p, rows, f, lane);
+        f.gap = sa.gap;
+        f.skip = sa.skip;
+        f.rec1 = rx_record<SPREAD>(p, f, rows, first);
+        f.rec2 = rx_record<SPREAD>(p, f, rows, first + stride);
+        rx_advance<KS, SPREAD>(p, rows, f, lane);
         cp_async_wait<0>();
         __syncthreads(); /* the strip is in */
 
-        if (n0 + W <= p.n)
-            rx_rows<VT, KS, W, true>(p, rows, f, xs, n0, first, stride, lane);
-        else
-            rx_rows<VT, KS, W, false>(p, rows, f, xs, n0, first, stride, lane);
+        float *const red = reinterpret_cast<float *>(smem + sa.red_at);
+        if (n0 + W <= p.n) {
+            if constexpr (SPREAD)
+                rx_spread<VT, KS, W, true>(p, sa, rows, xs, red, n0, warp, lane);
+            rx_rows<VT, KS, W, true, SPREAD>(p, rows, f, xs, n0, first, stride, lane);
+        } else {
+            if constexpr (SPREAD)
+                rx_spread<VT, KS, W, false>(p, sa, rows, xs, red, n0, warp, lane);
+            rx_rows<VT, KS, W, false, SPREAD>(p, rows, f, xs, n0, first, stride, lane);
+        }
         __syncthreads(); /* before the next strip overwrites this one */
     }
 }
@@ -1221,12 +1340,17 @@ static int rx_pitch(int w)
     return w == RX_WIDE ? rx_shape<RX_WIDE>::PITCH : rx_shape<RX_NARROW>::PITCH;
 }
 
+/* A block's shared memory, one block a multiprocessor. */
+static int64_t rx_smem_limit(const rx_limits &l)
+{
+    const int64_t whole = (int64_t)l.per_sm - l.reserved;
+    return l.optin < whole ? l.optin : whole;
+}
+
 /* The largest K whose strip of w columns (and the zero row) fits. */
 static int64_t rx_max_k(const rx_limits &l, int w)
 {
-    const int64_t whole = (int64_t)l.per_sm - l.reserved;
-    const int64_t rows = (l.optin < whole ? l.optin : whole) / rx_pitch(w);
-    return rows - 1; /* below 0: not even K = 0 fits */
+    return rx_smem_limit(l) / rx_pitch(w) - 1; /* below 0: not even K = 0 fits */
 }
 
 /* The widest strip that holds K rows of X, at most `widest` columns; 0 when
@@ -1240,19 +1364,19 @@ static int rx_width(const rx_limits &l, int64_t k, int widest)
     return 0;
 }
 
-template <int VT, int KS, int W>
-static cudaError_t rx_launch_w(const loomcu_tc_plan *plan, const rx_params &rp, dim3 grid, size_t smem, int dev,
-                               int optin, cudaStream_t st)
+template <int VT, int KS, int W, bool SPREAD>
+static cudaError_t rx_launch_w(const loomcu_tc_plan *plan, const rx_params &rp, const rx_spread_args &sa, dim3 grid,
+                               size_t smem, int dev, int optin, cudaStream_t st)
 {
     static unsigned char raised[MAX_DEVICES];
     if (!raised[dev]) {
-        cudaError_t e = cudaFuncSetAttribute(tc_resident_kernel<VT, KS, W>,
+        cudaError_t e = cudaFuncSetAttribute(tc_resident_kernel<VT, KS, W, SPREAD>,
                                              cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
         if (e != cudaSuccess)
             return e;
         raised[dev] = 1;
     }
-    tc_resident_kernel<VT, KS, W><<<grid, RX_THREADS, smem, st>>>(rp, plan->rows);
+    tc_resident_kernel<VT, KS, W, SPREAD><<<grid, RX_THREADS, smem, st>>>(rp, plan->rows, sa);
     return cudaGetLastError();
 }
 
@@ -1300,7 +1424,7 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
     const int w = rx_width(l, k, widest);
     if (w == 0)
         return 0;
-    const size_t smem = (size_t)(k + 1) * rx_pitch(w);
+    const size_t strip = (size_t)(k + 1) * rx_pitch(w), red = (size_t)RX_WARPS * w * sizeof(float);
     const int64_t strips = (pr.n + w - 1) / w;
     double per_sm = 1.0; /* blocks a multiprocessor */
 #ifdef LOOMTC_TUNING     /* tuning sessions only: LOOMTC_RX_BLOCKS */
@@ -1310,7 +1434,24 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
     const int64_t row_cap = (records + RX_WARPS - 1) / RX_WARPS;
     int64_t chunks = (int64_t)(sms * per_sm) / strips;
     chunks = chunks > row_cap ? row_cap : chunks < 1 ? 1 : chunks;
-    const bool tall = records >= (int64_t)sms * RX_WARPS * 8;
+    const bool tall = rx_tall(records, sms);
+    /* The plan's spread rows (rx_spread), where the longest outweighs
+     * RX_SPREAD_OVER_LOAD warps' shares (below that the longest-first walk
+     * balances the warps already, and the spreading's barriers cost more
+     * than they save) and where their sums fit after the strip (not where
+     * K is within a few rows of the bound).  Speed only: the bits are the
+     * same either way. */
+    double over_load = RX_SPREAD_OVER_LOAD;
+#ifdef LOOMTC_TUNING /* tuning sessions only: LOOMTC_RX_SPREAD_LOAD */
+    if (getenv("LOOMTC_RX_SPREAD_LOAD"))
+        over_load = atof(getenv("LOOMTC_RX_SPREAD_LOAD"));
+#endif
+    const double warp_share = (double)plan->nnz / ((double)chunks * RX_WARPS);
+    const int64_t skip = plan->nspread > 0 && (double)plan->spread_longest >= over_load * warp_share &&
+                                 (int64_t)(strip + red) <= rx_smem_limit(l)
+                             ? plan->nspread
+                             : 0;
+    const size_t smem = strip + (skip > 0 ? red : 0);
     const double blocks = (double)chunks * (double)strips;
     const double gathered_per_copied = (double)plan->nnz * (double)pr.n / (blocks * (double)k * w);
     const bool fills = blocks * RX_WARPS >= (double)TC_RX_MIN_WARPS_PER_SM * sms;
@@ -1334,15 +1475,20 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
     rp.beta = pr.beta;
     rp.vec = pr.vec;
     rp.k = (int)k;
-    rp.m = (int)records;
+    rp.m = (int)(records - skip);
+    const rx_spread_args sa = {plan->bin_start[3] /* bin 3: P = 8, longest first */, skip, (uint32_t)strip};
     rp.so = pr.so;
     if (strips > INT32_MAX)
         return 0;
     rp.strips = (int)strips;
     rp.chunks = (int)chunks;
     const dim3 grid((unsigned)chunks, (unsigned)(strips < 65535 ? strips : 65535));
-    *err = w == RX_WIDE ? rx_launch_w<VT, KS, RX_WIDE>(plan, rp, grid, smem, dev, l.optin, st)
-                        : rx_launch_w<VT, KS, RX_NARROW>(plan, rp, grid, smem, dev, l.optin, st);
+    if (skip > 0) /* kernels without rx_spread where no row is spread: main's code, as fast as it was */
+        *err = w == RX_WIDE ? rx_launch_w<VT, KS, RX_WIDE, true>(plan, rp, sa, grid, smem, dev, l.optin, st)
+                            : rx_launch_w<VT, KS, RX_NARROW, true>(plan, rp, sa, grid, smem, dev, l.optin, st);
+    else
+        *err = w == RX_WIDE ? rx_launch_w<VT, KS, RX_WIDE, false>(plan, rp, sa, grid, smem, dev, l.optin, st)
+                            : rx_launch_w<VT, KS, RX_NARROW, false>(plan, rp, sa, grid, smem, dev, l.optin, st);
     return 1;
 }
 
@@ -1651,6 +1797,42 @@ static int longest_first(const void *a, const void *b)
     return x->row < y->row ? -1 : x->row > y->row;
 }
 
+/* The rows the resident kernel spreads over 8 warps (rx_spread): the
+ * longest of 8 parts - the first of bin 3, longest first - while they
+ * have at least RX_SPREAD_MIN_GROUPS groups and more than
+ * RX_SPREAD_OVER_MEAN times the mean row, at most RX_SPREAD_ROWS_PER_SM a
+ * multiprocessor; none on tall matrices (rx_tall).  Speed only: a part
+ * sums the same groups in the same order on whichever warp. */
+#define RX_SPREAD_MIN_GROUPS 8
+#define RX_SPREAD_OVER_MEAN 1.5
+#define RX_SPREAD_ROWS_PER_SM 2
+static cudaError_t rx_spread_rows(loomcu_tc_plan *plan, const loomcu_tc_row *host)
+{
+    int dev = 0, sms = 0;
+    const cudaError_t e = loomcu_tc_device_sms(&dev, &sms);
+    if (e != cudaSuccess || plan->m == 0 || loomtc::rx_tall(plan->bin_start[LOOMCU_TC_BINS], sms))
+        return e;
+    int64_t min_groups = RX_SPREAD_MIN_GROUPS;
+    double over_mean = RX_SPREAD_OVER_MEAN;
+#ifdef LOOMTC_TUNING /* tuning sessions only: LOOMTC_RX_SPREAD_GROUPS (0: none), _MEAN */
+    if (getenv("LOOMTC_RX_SPREAD_GROUPS"))
+        min_groups = atoll(getenv("LOOMTC_RX_SPREAD_GROUPS"));
+    if (getenv("LOOMTC_RX_SPREAD_MEAN"))
+        over_mean = atof(getenv("LOOMTC_RX_SPREAD_MEAN"));
+    if (min_groups <= 0)
+        return cudaSuccess;
+#endif
+    const int k = plan->cfg.k;
+    const double bound = over_mean * (double)plan->nnz / (double)plan->m;
+    const int64_t first = plan->bin_start[3], end = plan->bin_start[4], cap = (int64_t)RX_SPREAD_ROWS_PER_SM * sms;
+    int64_t n = 0; /* bin 3: P = 8 */
+    while (first + n < end && n < cap && host[first + n].len > bound && (host[first + n].len + k - 1) / k >= min_groups)
+        n++;
+    plan->nspread = n;
+    plan->spread_longest = n > 0 ? host[first].len : 0;
+    return cudaSuccess;
+}
+
 /* The plan's records: each row, or each segment in place of a row of
  * several (tc_spmm.h), binned by part count and longest first within a
  * bin; and the segment table. */
@@ -1738,6 +1920,8 @@ extern "C" cudaError_t loomcu_tc_plan_create(loomcu_tc_plan *plan, const int64_t
             plan->group_sum[bb] += G;
         }
     }
+    if (cfg->precision != TC_PREC_TF32 && (e = rx_spread_rows(plan, host)) != cudaSuccess) /* 16-bit: resident */
+        goto done;
     e = cudaMalloc((void **)&plan->rows, sizeof(loomcu_tc_row) * nr);
     if (e == cudaSuccess)
         e = cudaMemcpy(plan->rows, host, sizeof(loomcu_tc_row) * (size_t)records, cudaMemcpyHostToDevice);

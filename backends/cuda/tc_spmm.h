@@ -77,6 +77,11 @@ typedef struct loomcu_tc_plan {
                                             * long rows), bin after bin */
     loomcu_tc_segment *segments;           /* device: the segment table (NULL: no long rows) */
     int64_t nsegments, nlong;              /* its entries; the rows cut into segments */
+    int64_t nspread;                       /* the resident kernel may spread the first nspread rows
+                                            * of bin 3 (the longest rows of 8 parts) over 8 warps
+                                            * each (tc_spmm.cu, rx_spread); 16-bit precisions */
+    int64_t spread_longest;                /* the first of them's non-zeros: a launch spreads them
+                                            * only where it outweighs a warp's share (rx_try) */
     struct loomcu_tc_segment_state *seg;   /* the segments' workspace and counters, for an N
                                             * (loomcu_tc_reserve, or the first call) */
     int64_t bin_start[LOOMCU_TC_BINS + 1]; /* bin b (P = 2^b; 8 for segments) holds
