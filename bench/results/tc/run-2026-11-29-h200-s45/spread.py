@@ -15,6 +15,10 @@ peers), base/new (> 1: new faster):
   - the resident layers with a row to spread, by the longest row over a
     warp's share of the non-zeros (nnz over the grid's warps a strip):
     the measurement behind rx_try's RX_SPREAD_OVER_LOAD.
+Calls 3-4 (trial_multicast.patch, not kept): the resident layers by shape,
+base/new in a tuning build with LOOMTC_RX_CLUSTER (1: main's copy, the
+bias of the tuning build; 0: the bulk tensor copy with no cluster; 2, 4:
+clusters sharing the strip by multicast) and LOOMTC_RX_BOX (rows a box).
 The rules are the H200's (132 multiprocessors).  Needs the DLMC row
 lengths (.smtx.gz).
 """
@@ -106,6 +110,26 @@ def call(name, folder, lens):
                                                      for b, v in sorted(bk.items())))
 
 
+def multicast():
+    print('\n== calls 3-4, the strip multicast (tuning builds against main at f258392): resident layers, k16, base/new')
+    runs = [('call 3', 'c3/cluster%d.csv.gz' % c, 'cluster %d, box 32' % c) for c in (1, 2, 4)]
+    runs += [('call 4', 'c4/c%s_box%s.csv.gz' % v, 'cluster %s, box %s' % v)
+             for v in (('1', '32'), ('0', '32'), ('0', '128'), ('2', '32'), ('2', '128'))]
+    for call, path, what in runs:
+        d = load(path)
+        differ = sum(int(r['base_bits_differ']) != 0 for r in d.values())
+        for n in sorted({k[1] for k in d}):
+            by = {}
+            for (mat, nn), r in d.items():
+                m, k, nnz = int(r['m']), int(r['k']), int(r['nnz'])
+                if nn == n and resident(m, k, nnz, n):
+                    by.setdefault((m, k), []).append(t(r, 'base_f16_k16_us') / t(r, 'tc_f16_k16_us'))
+            allr = [x for v in by.values() for x in v]
+            print('  %s %-17s N=%-3d all %3d %.3f | ' % (call, what, n, len(allr), geo(allr)) +
+                  ' '.join('%dx%d %.2f' % (a, b, geo(v)) for (a, b), v in sorted(by.items()) if len(v) >= 8) +
+                  ('' if differ == 0 else '  (%d runs differ!)' % differ))
+
+
 def main():
     dlmc = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, '../../../../../shared/data/dlmc')
     lens = {}
@@ -119,6 +143,7 @@ def main():
         sys.exit('spread.py: no DLMC .smtx.gz under %s (give the folder as the argument)' % dlmc)
     call('call 1, trial_spread_block.patch as session 44 kept it', 'c1', lens)
     call('call 2, with rx_try spreading only where the longest row has 2 warps\' shares', 'c2', lens)
+    multicast()
 
 
 if __name__ == '__main__':
