@@ -126,6 +126,21 @@ __device__ __forceinline__ void ldsm_x2_trans(uint32_t addr, uint32_t (&r)[4])
                  : "r"(addr));
 }
 
+/* The halving tree of tc_model.h step 4 on P part sums of C values each
+ * (v[l][c]: part l, column c), unrolled so that v stays in registers: for
+ * s = P/2, ..., 1, part l += part l + s.  The sum ends in v[0].  (The
+ * tiles form's tree, tc_tiles.cu, runs over a run-time count of parts.) */
+template <int P, int C> __device__ __forceinline__ void halving_tree(float (&v)[P][C])
+{
+#pragma unroll
+    for (int s = P / 2; s >= 1; s /= 2)
+#pragma unroll
+        for (int l = 0; l < s; l++)
+#pragma unroll
+            for (int c = 0; c < C; c++)
+                v[l][c] = __fadd_rn(v[l][c], v[l + s][c]);
+}
+
 /* atomicAdd(c, v) with acq_rel semantics at GPU scope: how the blocks that
  * share one output (the tiles form's parts, the rows form's segments) count
  * in, the last one seeing every other's sums. */

@@ -593,20 +593,15 @@ __device__ __forceinline__ void tc_rows(const params &p, const loomcu_tc_row *__
                     const int cc = 2 * lane + h;
                     const int64_t col = n0 + cc;
                     if (col < p.n) {
-                        float v[P];
+                        float v[P][1];
 #pragma unroll
                         for (int l = 0; l < P; l++)
-                            v[l] = rb[(slot * P + l) * NS + cc];
-                        /* the halving tree of tc_model.h step 4 */
-#pragma unroll
-                        for (int st = P / 2; st >= 1; st /= 2)
-#pragma unroll
-                            for (int l = 0; l < st; l++)
-                                v[l] = __fadd_rn(v[l], v[l + st]);
+                            v[l][0] = rb[(slot * P + l) * NS + cc];
+                        halving_tree(v);
                         if constexpr (SEG) /* a segment's sums: to its workspace row */
-                            __stcg(segment_row(p.so, cs.row) + col, v[0]);
+                            __stcg(segment_row(p.so, cs.row) + col, v[0][0]);
                         else /* step 5 */
-                            finish_store((T *)p.y + (int64_t)cs.row * p.ldy + col, p.alpha, p.beta, v[0]);
+                            finish_store((T *)p.y + (int64_t)cs.row * p.ldy + col, p.alpha, p.beta, v[0][0]);
                     }
                 }
             }
@@ -1070,14 +1065,7 @@ __device__ __forceinline__ void rx_row(const rx_params &p, const loomcu_tc_row *
         }
         rx_lane_part<W>(acc, q, part[pp]);
     }
-    /* the halving tree of tc_model.h step 4 */
-#pragma unroll
-    for (int st = P / 2; st >= 1; st /= 2)
-#pragma unroll
-        for (int l = 0; l < st; l++) {
-            part[l][0] = __fadd_rn(part[l][0], part[l + st][0]);
-            part[l][1] = __fadd_rn(part[l][1], part[l + st][1]);
-        }
+    halving_tree(part);
     if (row >= 0)
         rx_store<VT, W, FULL>(p, row, n0, lane, part[0]);
     else
@@ -1177,14 +1165,7 @@ __device__ __forceinline__ void rx_spread(const rx_params &p, const rx_spread_ar
 #pragma unroll
                 for (int h = 0; h < 2; h++)
                     v[l][h] = mine ? sums[l * W + 16 * q + g + 8 * h] : 0.0f;
-            /* the halving tree of tc_model.h step 4 */
-#pragma unroll
-            for (int st = P / 2; st >= 1; st /= 2)
-#pragma unroll
-                for (int l = 0; l < st; l++) {
-                    v[l][0] = __fadd_rn(v[l][0], v[l + st][0]);
-                    v[l][1] = __fadd_rn(v[l][1], v[l + st][1]);
-                }
+            halving_tree(v);
             rx_store<VT, W, FULL>(p, r.z, n0, lane, v[0]);
         }
         row_sync<P>(slot); /* the sums read before the next row's are written */
