@@ -45,7 +45,11 @@
  * of X (64 columns; 32 past 1613 rows of K) resident in shared memory and
  * lets ldmatrix gather each group's rows from there (tc_resident_kernel,
  * below; rx_try() says when it runs: where the gathers would move more
- * than the strips' copies).
+ * than the strips' copies).  A warp runs its rows in turn, so there the
+ * longest rows (of 8 parts) go first, each spread over 8 warps of a block
+ * where the longest outweighs 2 warps' shares of the non-zeros (rx_spread;
+ * 1.03-1.13x on the resident layers with such a row, H200,
+ * bench/results/tc/run-2026-11-29-h200-s45).
  * The two give the same bits; tests run both.
  *
  * Where the time goes now (H200, DLMC): the gathers of X rows through L2
