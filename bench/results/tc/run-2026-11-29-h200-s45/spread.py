@@ -19,6 +19,8 @@ Calls 3-4 (trial_multicast.patch, not kept): the resident layers by shape,
 base/new in a tuning build with LOOMTC_RX_CLUSTER (1: main's copy, the
 bias of the tuning build; 0: the bulk tensor copy with no cluster; 2, 4:
 clusters sharing the strip by multicast) and LOOMTC_RX_BOX (rows a box).
+Call 5 (not kept): the strip copied by cp.async.cg (L2 only) instead of .ca,
+resident and gather layers (the gather kernel unchanged: the bias).
 The rules are the H200's (132 multiprocessors).  Needs the DLMC row
 lengths (.smtx.gz).
 """
@@ -130,6 +132,20 @@ def multicast():
                   ('' if differ == 0 else '  (%d runs differ!)' % differ))
 
 
+def strip_cg():
+    d = load('c5/all/tc_bench.csv.gz')
+    print('\n== call 5, the strip by cp.async.cg against main at 8593880 (base/new, k16; %d of %d runs differ)'
+          % (sum(int(r['base_bits_differ']) != 0 for r in d.values()), len(d)))
+    for n in (256, 512):
+        g = {True: [], False: []}
+        for (mat, nn), r in d.items():
+            if nn == n:
+                g[resident(int(r['m']), int(r['k']), int(r['nnz']), n)].append(
+                    t(r, 'base_f16_k16_us') / t(r, 'tc_f16_k16_us'))
+        print('  N=%d resident %3d layers %.3f  gather (unchanged) %3d layers %.3f' % (
+            n, len(g[True]), geo(g[True]), len(g[False]), geo(g[False])))
+
+
 def main():
     dlmc = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, '../../../../../shared/data/dlmc')
     lens = {}
@@ -144,6 +160,7 @@ def main():
     call('call 1, trial_spread_block.patch as session 44 kept it', 'c1', lens)
     call('call 2, with rx_try spreading only where the longest row has 2 warps\' shares', 'c2', lens)
     multicast()
+    strip_cg()
 
 
 if __name__ == '__main__':
