@@ -585,7 +585,9 @@ int main(void)
     /* LOOM_TC_TEST_ONLY=test_spread (a cmocka pattern) runs those tests
      * only: the sanitizer runs, which are slow, use it */
     const char *only = getenv("LOOM_TC_TEST_ONLY");
-    if (only && *only)
+    if (only && *only) {
+        printf("LOOM_TC_TEST_ONLY=%s: only the tests it matches run\n", only);
         cmocka_set_test_filter(only);
+    }
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

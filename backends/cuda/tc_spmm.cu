@@ -901,6 +901,25 @@ __device__ __forceinline__ int4 rx_record(const rx_params &p, const rx_feed &f, 
     return r;
 }
 
+/* A lane's element of a chunk: non-zero j's column index and value bits,
+ * or, where the lane is past its row (!in), the zero row K and +0. */
+__device__ __forceinline__ void rx_element(const rx_params &p, bool in, int64_t j, uint32_t &ci, uint32_t &val)
+{
+    ci = (uint32_t)p.k;
+    val = 0u;
+    if (in) {
+        ci = (uint32_t)__ldg(p.ci + j);
+        val = (uint32_t)__ldg((const unsigned short *)p.val + j);
+    }
+}
+
+/* A chunk's values paired as the B fragment's 32-bit registers: lane 2i
+ * holds elements 2i and 2i+1. */
+__device__ __forceinline__ uint32_t rx_value_pairs(uint32_t val)
+{
+    return val | (__shfl_down_sync(0xffffffffu, val, 1) << 16);
+}
+
 template <int KS, bool SPREAD>
 __device__ __forceinline__ void rx_advance(const rx_params &p, const loomcu_tc_row *__restrict__ rows, rx_feed &f,
                                            int lane)
@@ -939,12 +958,7 @@ __device__ __forceinline__ void rx_advance(const rx_params &p, const loomcu_tc_r
         in = idx < f.len;
         j = f.start + idx;
     }
-    f.ci = (uint32_t)p.k; /* the zero row */
-    f.val = 0u;
-    if (in) {
-        f.ci = (uint32_t)__ldg(p.ci + j);
-        f.val = (uint32_t)__ldg((const unsigned short *)p.val + j);
-    }
+    rx_element(p, in, j, f.ci, f.val);
 }
 
 /* The chunk in flight becomes the one in use: column indices as loaded, and
@@ -955,7 +969,7 @@ __device__ __forceinline__ void rx_take(const rx_params &p, const loomcu_tc_row 
                                         uint32_t &ci_c, uint32_t &pr_c, int lane)
 {
     ci_c = f.ci;
-    pr_c = f.val | (__shfl_down_sync(0xffffffffu, f.val, 1) << 16);
+    pr_c = rx_value_pairs(f.val);
     rx_advance<KS, SPREAD>(p, rows, f, lane);
 }
 
@@ -1145,13 +1159,13 @@ __device__ __forceinline__ void rx_spread(const rx_params &p, const rx_spread_ar
             const int o = (gi - gb) * KS; /* from the part's first non-zero: chunks of 32 as rx_advance's */
             if ((o & 31) == 0) {
                 const int32_t idx = gb * KS + o + lane;
-                uint32_t ci = (uint32_t)p.k, v = 0u; /* past the row's end: the zero row, +0 */
+                uint32_t ci = (uint32_t)p.k, v = 0u; /* past the row's end: the zero row, +0 (rx_element's) */
                 if (idx < len) {
                     ci = (uint32_t)__ldg(p.ci + start + idx);
                     v = (uint32_t)__ldg((const unsigned short *)p.val + start + idx);
                 }
                 ci_c = ci;
-                pr_c = v | (__shfl_down_sync(0xffffffffu, v, 1) << 16);
+                pr_c = rx_value_pairs(v);
             }
             rx_group<VT, KS, W, FULL>(p, ci_c, pr_c, o & 31, xs, n0, lane, acc);
         }
