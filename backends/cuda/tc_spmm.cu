@@ -55,7 +55,13 @@
  * Where the time goes now (H200, DLMC): the gathers of X rows through L2
  * (nnz x N x 2 bytes, at 2-3 TB/s) for the gather kernel; for large K and
  * long rows the previous one-strip-per-block kernel was still a little
- * faster (more blocks in flight).
+ * faster (more blocks in flight).  The resident kernel's 16 warps wait on
+ * their dependent chains (33288 x 512 at 0.95: an instruction issued on
+ * 54% of the cycles; stalls on fixed-latency dependences 29%, on loads
+ * 23%, on shuffles and ldmatrix 14%).  Fewer instructions alone did not
+ * pay (records read by shuffles from a register window: 0.97-0.99x), nor
+ * did a second chunk in flight (0.94-0.95x): bench/results/tc/
+ * run-2026-11-29-h200-s46.
  *
  * Long rows (more than TC_SEGMENT_GROUPS groups: 1024 non-zeros at k = 16)
  * go in segments, tc_model.h step 4: each segment is a record of its own,
@@ -846,10 +852,8 @@ struct rx_spread_args {
 __device__ __forceinline__ int parts_of(int32_t len, int ks)
 {
     const int32_t groups = (len + ks - 1) / ks;
-    int P = 1;
-    while (P < groups && P < TC_PARTS_MAX)
-        P *= 2;
-    return P;
+    const int P = groups <= 1 ? 1 : 1 << (32 - __clz(groups - 1)); /* the least power of two >= groups */
+    return P < TC_PARTS_MAX ? P : TC_PARTS_MAX;
 }
 
 /* The chunk stream of one warp: its rows in order, in units.  A unit is
@@ -878,8 +882,8 @@ template <int KS> __device__ __forceinline__ bool rx_pairable(int32_t len_a, int
 }
 
 struct rx_feed {
-    int64_t ri;          /* the load cursor's (last) row */
-    int64_t stride, m;
+    int ri;              /* the load cursor's (last) row; int, as the walk's indices (rx_try) */
+    int stride, m;
     int c, len;          /* chunk of the unit in flight; the unit's non-zeros (pair: 1) */
     bool pair;
     int64_t start, start_b;
@@ -893,7 +897,7 @@ struct rx_feed {
  * which rx_spread runs) */
 template <bool SPREAD>
 __device__ __forceinline__ int4 rx_record(const rx_params &p, const rx_feed &f, const loomcu_tc_row *__restrict__ rows,
-                                          int64_t ri)
+                                          int ri)
 {
     int4 r = make_int4(0, 0, 0, 0);
     if (ri < p.m)
@@ -926,7 +930,7 @@ __device__ __forceinline__ void rx_advance(const rx_params &p, const loomcu_tc_r
 {
     f.c++;
     while ((f.c << 5) >= f.len) { /* the next unit with a chunk */
-        const int64_t a = f.ri + f.stride;
+        const int a = f.ri + f.stride;
         if (a >= f.m) {
             f.len = 0x7fffffff; /* no more chunks; none will be taken */
             f.c = 0;
@@ -1117,6 +1121,41 @@ __device__ __forceinline__ void rx_pair(const rx_params &p, const loomcu_tc_row 
     rx_store<VT, W, FULL>(p, row_b, n0, lane, part);
 }
 
+/* A row of one chunk, 1 to 2 KS non-zeros (one group or two): rx_row<1>'s
+ * or rx_row<2>'s operations (part 0 the group at lane 0, part 1 the one at
+ * lane KS, +0 each to start, then the halving tree) without their loops
+ * and part bounds.  Those are the most common rows of the DLMC layers at
+ * 0.95 and over, and the group loop's control was 11% of the instructions
+ * on 33288 x 512.  With the walk's indices in 32 bits: 2048 x 512 1.04-
+ * 1.05x, 1024 x 256 1.04-1.07x, 33288 x 512 1.04-1.13x at N = 256-512,
+ * all layers 1.01-1.03x, same bits (H200,
+ * bench/results/tc/run-2026-11-29-h200-s46, calls 1, 3, 5, 6).  Never a
+ * segment (those have at least 8 groups). */
+template <int VT, int KS, int W, bool FULL, bool SPREAD>
+__device__ __forceinline__ void rx_single(const rx_params &p, const loomcu_tc_row *__restrict__ rows, rx_feed &f,
+                                          uint32_t &ci_c, uint32_t &pr_c, uint32_t xs, int64_t n0, int32_t row,
+                                          int32_t len, int lane)
+{
+    typedef rx_shape<W> sh;
+    const int q = lane & 3;
+    rx_take<KS, SPREAD>(p, rows, f, ci_c, pr_c, lane);
+    float acc_a[sh::TILES][4], acc_b[sh::TILES][4];
+#pragma unroll
+    for (int t = 0; t < sh::TILES; t++) {
+        acc_a[t][0] = acc_a[t][1] = acc_a[t][2] = acc_a[t][3] = 0.0f;
+        acc_b[t][0] = acc_b[t][1] = acc_b[t][2] = acc_b[t][3] = 0.0f;
+    }
+    rx_group<VT, KS, W, FULL>(p, ci_c, pr_c, 0, xs, n0, lane, acc_a);
+    float part[2][2];
+    rx_lane_part<W>(acc_a, q, part[0]);
+    if (len > KS) { /* P = 2 */
+        rx_group<VT, KS, W, FULL>(p, ci_c, pr_c, KS, xs, n0, lane, acc_b);
+        rx_lane_part<W>(acc_b, q, part[1]);
+        halving_tree(part);
+    }
+    rx_store<VT, W, FULL>(p, row, n0, lane, part[0]);
+}
+
 /* The block's spread rows for the strip at n0, before its walk: rows
  * x, x + chunks, ... of the spread ones (block x), two at a time, a row's
  * 8 parts on the 8 warps of a slot (warps 0-7, 8-15).  Each part is
@@ -1191,20 +1230,23 @@ __device__ __forceinline__ void rx_spread(const rx_params &p, const rx_spread_ar
 }
 
 /* A warp's rows for the strip at n0: first, first + stride, ..., a pair
- * where rx_pairable says so, else one row of its P parts. */
+ * where rx_pairable says so, a row of one chunk by rx_single, else one row
+ * of its P parts. */
 template <int VT, int KS, int W, bool FULL, bool SPREAD>
 __device__ __forceinline__ void rx_rows(const rx_params &p, const loomcu_tc_row *__restrict__ rows, rx_feed &f,
-                                        uint32_t xs, int64_t n0, int64_t first, int64_t stride, int lane)
+                                        uint32_t xs, int64_t n0, int first, int stride, int lane)
 {
     uint32_t ci_c = 0, pr_c = 0;
     /* the records of rows ri and ri + stride, loaded one unit ahead of use */
     int4 ra = rx_record<SPREAD>(p, f, rows, first), rb = rx_record<SPREAD>(p, f, rows, first + stride);
-    for (int64_t ri = first; ri < p.m;) {
+    for (int ri = first; ri < p.m;) {
         const bool pair = ri + stride < p.m && rx_pairable<KS>(ra.w, rb.w);
-        const int64_t next = pair ? ri + 2 * stride : ri + stride;
+        const int next = pair ? ri + 2 * stride : ri + stride;
         const int4 rc = rx_record<SPREAD>(p, f, rows, next), rd = rx_record<SPREAD>(p, f, rows, next + stride);
         if (pair) {
             rx_pair<VT, KS, W, FULL, SPREAD>(p, rows, f, ci_c, pr_c, xs, n0, ra.z, ra.w, rb.z, rb.w, lane);
+        } else if (ra.w >= 1 && ra.w <= 2 * KS) {
+            rx_single<VT, KS, W, FULL, SPREAD>(p, rows, f, ci_c, pr_c, xs, n0, ra.z, ra.w, lane);
         } else {
             const int32_t row = ra.z, len = ra.w;
             const int P = parts_of(len, KS);
@@ -1231,8 +1273,8 @@ __global__ void __launch_bounds__(RX_THREADS, 1) tc_resident_kernel(rx_params p,
     extern __shared__ __align__(16) unsigned char smem[];
     const uint32_t xs = smem_addr(smem);
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    const int64_t stride = (int64_t)p.chunks * RX_WARPS;
-    const int64_t first = blockIdx.x + (int64_t)p.chunks * warp;
+    const int stride = p.chunks * RX_WARPS;
+    const int first = blockIdx.x + p.chunks * warp;
     for (int s = blockIdx.y; s < p.strips; s += gridDim.y) {
         const int64_t n0 = (int64_t)s * W;
         /* the strip, K rows of W columns, plus the zero row K */
@@ -1412,7 +1454,9 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
 {
     rx_limits l;
     const int64_t records = plan->bin_start[LOOMCU_TC_BINS]; /* rows, and segments in place of long rows */
-    if (path == LOOMCU_TC_PATH_GATHER || records >= (1 << 30) || k >= (1 << 30) ||
+    /* fewer than 2^29 records: the walk's indices (ri + 2 stride at most,
+     * stride <= records + 15) fit an int, whose arithmetic is cheaper */
+    if (path == LOOMCU_TC_PATH_GATHER || records >= (1 << 29) || k >= (1 << 30) ||
         rx_device_limits(dev, &l) != cudaSuccess)
         return 0;
     int widest = RX_WIDE;
