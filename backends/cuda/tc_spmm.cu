@@ -377,6 +377,15 @@ __device__ __forceinline__ int64_t record_start(int4 r)
     return (int64_t)(((uint64_t)(uint32_t)r.y << 32) | (uint32_t)r.x);
 }
 
+/* A part's MMA accumulators, T tiles of the m16n8 fragment, at +0: where
+ * every part sum starts (tc_model.h). */
+template <int T> __device__ __forceinline__ void zero_acc(float (&acc)[T][4])
+{
+#pragma unroll
+    for (int t = 0; t < T; t++)
+        acc[t][0] = acc[t][1] = acc[t][2] = acc[t][3] = 0.0f;
+}
+
 /* Step 5 (tc_model.c finish()) for one output. */
 template <typename T> __device__ __forceinline__ void finish_store(T *y, float alpha, float beta, float v)
 {
@@ -559,9 +568,7 @@ __device__ __forceinline__ void tc_rows(const params &p, const loomcu_tc_row *__
         for (int s = s_begin; s < s_end; s++) {
             const int64_t n0 = (int64_t)s * NS;
             float acc[4][4];
-#pragma unroll
-            for (int t = 0; t < 4; t++)
-                acc[t][0] = acc[t][1] = acc[t][2] = acc[t][3] = 0.0f;
+            zero_acc(acc);
             for (int32_t gi = cs.g_begin; gi < cs.g_end; gi++) {
                 issue();
                 cp_async_wait<STAGES - 1>(); /* this lane's copies of the item have landed */
@@ -1074,9 +1081,7 @@ __device__ __forceinline__ void rx_row(const rx_params &p, const loomcu_tc_row *
 #pragma unroll
     for (int pp = 0; pp < P; pp++) {
         float acc[sh::TILES][4];
-#pragma unroll
-        for (int t = 0; t < sh::TILES; t++)
-            acc[t][0] = acc[t][1] = acc[t][2] = acc[t][3] = 0.0f;
+        zero_acc(acc);
         const int32_t gb = pp * G < groups ? pp * G : groups;
         const int32_t ge = (pp + 1) * G < groups ? (pp + 1) * G : groups;
         for (int32_t gi = gb; gi < ge; gi++) {
@@ -1105,11 +1110,8 @@ __device__ __forceinline__ void rx_pair(const rx_params &p, const loomcu_tc_row 
     const int q = lane & 3;
     rx_take<KS, SPREAD>(p, rows, f, ci_c, pr_c, lane);
     float acc_a[sh::TILES][4], acc_b[sh::TILES][4];
-#pragma unroll
-    for (int t = 0; t < sh::TILES; t++) {
-        acc_a[t][0] = acc_a[t][1] = acc_a[t][2] = acc_a[t][3] = 0.0f;
-        acc_b[t][0] = acc_b[t][1] = acc_b[t][2] = acc_b[t][3] = 0.0f;
-    }
+    zero_acc(acc_a);
+    zero_acc(acc_b);
     if (len_a > 0) /* an empty row's sum is +0, no MMA (tc_model.h) */
         rx_group<VT, KS, W, FULL>(p, ci_c, pr_c, 0, xs, n0, lane, acc_a);
     if (len_b > 0)
@@ -1140,11 +1142,8 @@ __device__ __forceinline__ void rx_single(const rx_params &p, const loomcu_tc_ro
     const int q = lane & 3;
     rx_take<KS, SPREAD>(p, rows, f, ci_c, pr_c, lane);
     float acc_a[sh::TILES][4], acc_b[sh::TILES][4];
-#pragma unroll
-    for (int t = 0; t < sh::TILES; t++) {
-        acc_a[t][0] = acc_a[t][1] = acc_a[t][2] = acc_a[t][3] = 0.0f;
-        acc_b[t][0] = acc_b[t][1] = acc_b[t][2] = acc_b[t][3] = 0.0f;
-    }
+    zero_acc(acc_a);
+    zero_acc(acc_b);
     rx_group<VT, KS, W, FULL>(p, ci_c, pr_c, 0, xs, n0, lane, acc_a);
     float part[2][2];
     rx_lane_part<W>(acc_a, q, part[0]);
@@ -1190,9 +1189,7 @@ __device__ __forceinline__ void rx_spread(const rx_params &p, const rx_spread_ar
         const int32_t gb = part * G < groups ? part * G : groups;
         const int32_t ge = (part + 1) * G < groups ? (part + 1) * G : groups;
         float acc[sh::TILES][4];
-#pragma unroll
-        for (int t = 0; t < sh::TILES; t++)
-            acc[t][0] = acc[t][1] = acc[t][2] = acc[t][3] = 0.0f;
+        zero_acc(acc);
         uint32_t ci_c = 0, pr_c = 0;
         for (int32_t gi = gb; gi < ge; gi++) {
             const int o = (gi - gb) * KS; /* from the part's first non-zero: chunks of 32 as rx_advance's */
