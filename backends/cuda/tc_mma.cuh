@@ -4,8 +4,9 @@
  * used by both forms' kernels (tc_spmm.cu, tc_tiles.cu) and by the probe
  * that measures their arithmetic (bench/tc_probe.cu); the shared-memory
  * moves that feed them (cp.async, ldmatrix); the halving tree of part
- * sums; and the count of the blocks that share an output.  Fragment layouts: PTX ISA, "Matrix fragments for
- * mma.m16n8k16 / m16n8k8 / m16n8k4": lane 4g+q holds
+ * sums; and the count of the blocks that share an output.  Fragment
+ * layouts: PTX ISA, "Matrix fragments for mma.m16n8k16 / m16n8k8 /
+ * m16n8k4": lane 4g+q holds
  *   16-bit A: rows g, g+8, columns 2q, 2q+1 (+8 for k16); B: rows 2q, 2q+1
  *             (+8) of column g;
  *   tf32   A: rows g, g+8, columns q (+4 for k8);        B: rows q (+4) of column g;
