@@ -14,7 +14,10 @@
 # Knobs: SKIP_PROBE=1 (keep the recorded model), BENCH_ARGS (extra tc_bench
 #   arguments, e.g. "--n 256 --limit 5"), REPS, BENCH_BUDGET, TC_FLAGS (extra
 #   nvcc flags for tc_spmm.cu, e.g. -DLOOMTC_TUNING for its trial switches;
-#   its -D options also reach the reference, reference/tc_model.c).
+#   its -D options also reach the reference, reference/tc_model.c),
+#   TC_VARIANTS ("NAME=FILE ...": other tc_spmm.cu files, each built beside
+#   the current one as $B/tc_bench_NAME with the same baseline, to time
+#   several trials in one call; the tests run the current file only).
 # Each step has its own time limit; the whole run stays under 8 minutes.
 set -u
 OUT=${OUT:-bench/results/tc/run}
@@ -64,6 +67,10 @@ if [ -f "$BASE/tc_spmm.cu" ]; then
           > $B/tc_base.log 2>&1 || echo FAIL baseline tc_spmm.cu ) &
 fi
 ( $NVCC $ARCH $FLAGS ${TC_FLAGS:-} -Xptxas -v $INC -c backends/cuda/tc_spmm.cu -o $B/tc_spmm.o > $B/tc_spmm.ptxas.log 2>&1 || echo FAIL tc_spmm.cu ) &
+for v in ${TC_VARIANTS:-}; do
+    ( $NVCC $ARCH $FLAGS ${TC_FLAGS:-} -Xptxas -v $INC -c ${v#*=} -o $B/tc_spmm_${v%%=*}.o > $B/tc_spmm_${v%%=*}.ptxas.log 2>&1 ||
+          echo FAIL variant ${v%%=*} ) &
+done
 ( $NVCC $ARCH $FLAGS -Xptxas -v $INC -c backends/cuda/tc_tiles.cu -o $B/tc_tiles.o > $B/tc_tiles.ptxas.log 2>&1 || echo FAIL tc_tiles.cu ) &
 ( $NVCC $ARCH $FLAGS $INC -c backends/cuda/spmm_f32.cu -o $B/spmm_f32.o > $B/spmm_f32.log 2>&1 || echo FAIL spmm_f32.cu ) &
 # TC_FLAGS' -D options reach the reference too: an order constant tried
@@ -86,6 +93,11 @@ else
     log "spmm_f32.cu did not build: tc_bench without the CUDA-core comparison"
     $NVCC $ARCH -std=c++17 -O2 -DLOOM_TC_BENCH_NO_CUDACORE $BASE_D $INC -o $B/tc_bench bench/tc_bench.cu $B/tc_spmm.o $B/tc_tiles.o $BASE_O $B/tc_model.o -lcusparse -lcublas -lz >> $LOG 2>&1 || log "FAIL link tc_bench"
 fi
+for v in ${TC_VARIANTS:-}; do
+    V=${v%%=*}
+    $NVCC $ARCH -o $B/tc_bench_$V $B/tc_bench.o $B/tc_spmm_$V.o $B/tc_tiles.o $BASE_O $B/spmm_f32.o $B/tc_model.o \
+        -lcusparse -lcublas -lz >> $LOG 2>&1 && log "variant $V: $B/tc_bench_$V (${v#*=})" || log "FAIL link tc_bench_$V"
+done
 log "build took $(( $(date +%s) - t0 )) s"
 awk '/Compiling entry function/ {fn=$0} /spill stores/ && ($1 != 0 || $5 != 0 || $9 != 0) {print "SPILL: " fn; print "    " $0}' $B/tc_spmm.ptxas.log $B/tc_tiles.ptxas.log >> $LOG
 log "kernels compiled: $(cat $B/tc_spmm.ptxas.log $B/tc_tiles.ptxas.log | grep -c 'Compiling entry function'); with spills/stack: $(grep -c '^SPILL' $LOG)"
