@@ -7,7 +7,7 @@
  * the form and k a plan's rules pick (lib/select_tc.h).
  *
  * Usage: tc_bench [--dlmc DIR] [--n 64,128,256,512] [--reps R] [--batches B] [--limit L]
- *                 [--budget SECONDS] [--csv FILE] [--only-tc] [--smtx DIR]
+ *                 [--budget SECONDS] [--csv FILE] [--only-tc] [--smtx DIR] [--graph]
  * Matrices are taken round-robin over (model, sparsity), so a run cut short
  * by --limit (per model and sparsity) or --budget (wall seconds, after which
  * no new matrix starts) still covers every sparsity; the summary is always
@@ -26,6 +26,12 @@
  * tensor-core path beats cuSPARSE fp16 and the geomean speedup; and per
  * sparsity: the same against cuBLAS fp16.
  *
+ * --graph times every method's R calls as one CUDA graph (captured on a
+ * stream of its own after the warm-ups, launched once more, then once a
+ * batch): the GPU's time without the host's per-call work, which for a
+ * 5-10 us kernel can be as long as the kernel (cuBLAS's GEMM, above all).
+ * Without it, the calls are launched one by one on the default stream, as
+ * a plain loop of calls runs them.
  * --only-tc times the tensor-core kernels alone (quick tuning runs).
  * --smtx DIR takes the .smtx files of DIR instead of DLMC's (graphs, for
  * example; with --only-tc, as their densified A would not fit), each
@@ -154,6 +160,10 @@ static float urand()
 /* Batches of reps calls that time_ms takes the median of (--batches). */
 static int g_batches = 3;
 
+/* --graph: the stream every timed call runs on (else the default stream). */
+static bool g_graph = false;
+static cudaStream_t g_st = 0;
+
 /* Time (ms) of one call of f: the median over g_batches batches of the
  * batch's mean over reps back-to-back calls, after two warm-ups.  A single
  * batch of a 4-6 us kernel moves by 5-15% from run to run; the median of
@@ -162,15 +172,46 @@ template <typename F> static double time_ms(F f, int reps)
 {
     f();
     f();
+    /* --graph: the reps calls captured as one graph, launched once a batch
+     * (NaN where a method's calls cannot be captured) */
+    cudaGraph_t graph = NULL;
+    cudaGraphExec_t exec = NULL;
+    if (g_graph) {
+        CU(cudaStreamSynchronize(g_st));
+        cudaError_t e = cudaStreamBeginCapture(g_st, cudaStreamCaptureModeThreadLocal);
+        if (e == cudaSuccess) {
+            for (int r = 0; r < reps; r++)
+                f();
+            e = cudaStreamEndCapture(g_st, &graph);
+        }
+        if (e == cudaSuccess)
+            e = cudaGraphInstantiate(&exec, graph, 0);
+        if (e == cudaSuccess)
+            e = cudaGraphLaunch(exec, g_st); /* a warm-up of the graph itself */
+        if (e == cudaSuccess)
+            e = cudaStreamSynchronize(g_st);
+        if (e != cudaSuccess) {
+            printf("(graph capture failed: %s; NaN)\n", cudaGetErrorString(e));
+            if (exec)
+                cudaGraphExecDestroy(exec);
+            if (graph)
+                cudaGraphDestroy(graph);
+            cudaGetLastError();
+            return NAN;
+        }
+    }
     cudaEvent_t a, b;
     CU(cudaEventCreate(&a));
     CU(cudaEventCreate(&b));
     std::vector<double> t;
     for (int k = 0; k < g_batches; k++) {
-        CU(cudaEventRecord(a));
-        for (int r = 0; r < reps; r++)
-            f();
-        CU(cudaEventRecord(b));
+        CU(cudaEventRecord(a, g_st));
+        if (g_graph)
+            CU(cudaGraphLaunch(exec, g_st));
+        else
+            for (int r = 0; r < reps; r++)
+                f();
+        CU(cudaEventRecord(b, g_st));
         CU(cudaEventSynchronize(b));
         float ms = 0;
         CU(cudaEventElapsedTime(&ms, a, b));
@@ -178,6 +219,10 @@ template <typename F> static double time_ms(F f, int reps)
     }
     cudaEventDestroy(a);
     cudaEventDestroy(b);
+    if (g_graph) {
+        cudaGraphExecDestroy(exec);
+        cudaGraphDestroy(graph);
+    }
     CU(cudaGetLastError());
     std::sort(t.begin(), t.end());
     return t[t.size() / 2];
@@ -222,7 +267,7 @@ static int64_t baseline_combos(const matrix &A, const int64_t *d_ro, const int32
     };
     int64_t differ = 0;
     for (const auto &c : combos) {
-        tc_config cfg = {c.prec, c.k};
+        tc_config cfg = {c.prec, c.k, TC_FORM_ROWS};
         if (!loomcu_tc_supported(c.vt, &cfg))
             continue;
         const size_t es = tc_value_size(c.vt);
@@ -302,6 +347,8 @@ int main(int argc, char **argv)
             csv_path = argv[++i];
         else if (a == "--only-tc")
             only_tc = true;
+        else if (a == "--graph")
+            g_graph = true;
         else if (a == "--smtx" && i + 1 < argc)
             other = argv[++i];
         else if (a == "--n" && i + 1 < argc) {
@@ -310,7 +357,7 @@ int main(int argc, char **argv)
                 ns.push_back(atoll(t));
         } else {
             fprintf(stderr, "usage: tc_bench [--dlmc DIR] [--n 64,128,256,512] [--reps R] [--batches B] [--limit L] "
-                            "[--budget S] [--csv FILE] [--only-tc] [--smtx DIR]\n");
+                            "[--budget S] [--csv FILE] [--only-tc] [--smtx DIR] [--graph]\n");
             return 2;
         }
     }
@@ -337,9 +384,10 @@ int main(int argc, char **argv)
     int64_t device_max_k = 0, device_max_k_narrow = 0; /* the "auto" column picks as a plan on this device would */
     CU(loomcu_tc_resident_max_k(&device_max_k, &device_max_k_narrow));
     const loom__tc_bounds bounds = loom__tc_resident_bounds(device_max_k, device_max_k_narrow);
-    printf("tc_bench on %s (%d SMs), DLMC from %s, %d reps, median of %d batches; the rows form's "
+    printf("tc_bench on %s (%d SMs), DLMC from %s, %d reps, median of %d batches%s; the rows form's "
            "resident strips hold K <= %lld (64 columns) or %lld (32) here\n",
-           prop.name, prop.multiProcessorCount, dlmc.c_str(), reps, g_batches, (long long)bounds.max_k,
+           prop.name, prop.multiProcessorCount, dlmc.c_str(), reps, g_batches,
+           g_graph ? " (--graph: each batch one CUDA graph of the reps calls)" : "", (long long)bounds.max_k,
            (long long)bounds.max_k_narrow);
     FILE *csv = csv_path ? fopen(csv_path, "w") : NULL;
     if (csv_path && !csv) {
@@ -356,6 +404,11 @@ int main(int argc, char **argv)
     if (cusparseCreate(&sp) != CUSPARSE_STATUS_SUCCESS || cublasCreate(&bl) != CUBLAS_STATUS_SUCCESS) {
         fprintf(stderr, "cannot create cuSPARSE / cuBLAS handles\n");
         return 2;
+    }
+    if (g_graph) { /* a blocking stream: ordered with the default stream's copies around the timings */
+        CU(cudaStreamCreate(&g_st));
+        cusparseSetStream(sp, g_st);
+        cublasSetStream(bl, g_st);
     }
     std::vector<result> results;
     const char *models[] = {"rn50", "transformer"};
@@ -511,15 +564,15 @@ int main(int argc, char **argv)
 
             loomcu_tc_problem tp = {A.m, A.k, n, d_ro, d_ci, d_v16, TC_VAL_F16, d_x16, n,
                                     d_y16, n, 1.0f, 0.0f};
-            r.t_tc16 = time_ms([&] { loomcu_tc_spmm(&p16, &tp, 0); }, reps);
-            r.t_tc8 = time_ms([&] { loomcu_tc_spmm(&p8, &tp, 0); }, reps);
+            r.t_tc16 = time_ms([&] { loomcu_tc_spmm(&p16, &tp, g_st); }, reps);
+            r.t_tc8 = time_ms([&] { loomcu_tc_spmm(&p8, &tp, g_st); }, reps);
             /* sanity: keep the tensor-core results (fp16) to compare with cuSPARSE fp32 */
             std::vector<uint16_t> y_tc((size_t)A.m * n), y_tiles((size_t)A.m * n);
             CU(cudaMemcpy(y_tc.data(), d_y16, 2 * y_tc.size(), cudaMemcpyDeviceToHost));
             r.t_tiles = NAN; /* the tiles form's MMAs are dense: dense_ok */
             y_tiles = y_tc;
             if (dense_ok) {
-                r.t_tiles = time_ms([&] { loomcu_tc_spmm(&pt, &tp, 0); }, reps);
+                r.t_tiles = time_ms([&] { loomcu_tc_spmm(&pt, &tp, g_st); }, reps);
                 CU(cudaMemset(d_y16, 0xff, 2 * y_tiles.size())); /* NaN: an unwritten element shows */
                 CU(loomcu_tc_spmm(&pt, &tp, 0));
                 CU(cudaMemcpy(y_tiles.data(), d_y16, 2 * y_tiles.size(), cudaMemcpyDeviceToHost));
@@ -532,8 +585,8 @@ int main(int argc, char **argv)
             r.base_diff = 0;
 #ifdef LOOM_TC_BENCH_BASELINE
             {
-                r.t_base16 = time_ms([&] { tcbase_spmm(&b16, &tp, 0); }, reps);
-                r.t_base8 = time_ms([&] { tcbase_spmm(&b8, &tp, 0); }, reps);
+                r.t_base16 = time_ms([&] { tcbase_spmm(&b16, &tp, g_st); }, reps);
+                r.t_base8 = time_ms([&] { tcbase_spmm(&b8, &tp, g_st); }, reps);
                 r.t_base = std::min(r.t_base16, r.t_base8);
                 /* one call of each, Y poisoned (all-ones: NaN) first, so an
                  * element either build leaves unwritten also shows up */
@@ -590,7 +643,7 @@ int main(int argc, char **argv)
                 ss[1].techniques = LOOM_TECH_VDL | LOOM_TECH_CSC;
                 ss[2].techniques = ss[3].techniques = ss[4].techniques = LOOM_TECH_VDL;
                 for (int s = 0; s < 5; s++) {
-                    double t = time_ms([&] { loomcu_spmm_f32(&cp, &ss[s], NULL, 0); }, reps);
+                    double t = time_ms([&] { loomcu_spmm_f32(&cp, &ss[s], NULL, g_st); }, reps);
                     if (!(t >= r.t_cc))
                         r.t_cc = std::isnan(r.t_cc) ? t : std::min(r.t_cc, t);
                 }
