@@ -23,12 +23,18 @@
  * Usage: gpu_bench [--data DIR] [--rmat LIST] [--n LIST] [--dtypes f32,f64]
  *                  [--max-n-large N] [--out PREFIX] [--limit K] [--budget-ms MS]
  *                  [--confirm R] [--only NAME,NAME..]  (real matrices whose file name holds one)
+ *                  [--gpu-time]
  * --confirm R: after each (matrix, N, dtype), R rounds that time loom's best
  * design, auto's choice and cuSPARSE's best algorithm alternately; the
  * summary keeps each one's fastest figure (default 3; 0: none).  The first
  * pass times the candidates once each, in turn, so a slow window of the
  * machine would land on some of them only (record-s29: 11 of 407 cases).
  * The summary's last columns keep the first pass's figures.
+ * --gpu-time: before each timed call a one-thread kernel keeps the GPU busy
+ * for 100 us, so the host has queued the call's work before the start event
+ * runs: the figure is the GPU's time, without the host's work per call
+ * (several us for cuSPARSE's SpMM: a large share of a 10-20 us case).
+ * Without it each call starts on an idle GPU, as a lone call does.
  * Environment: LOOM_BENCH_CONFIGS="STRATEGY;STRATEGY" times only those loom
  * strategies (no selectors): one design under a profiler.
  */
@@ -65,6 +71,7 @@ struct options {
     int limit = 0;          /* only the first K real matrices (0: all) */
     std::vector<std::string> only; /* only the real matrices whose name holds one of these */
     double budget_ms = 60;  /* timed runs per figure: about this long, 5..50 runs */
+    bool gpu_time = false;  /* --gpu-time: a spin kernel ahead of each timed call */
     int confirm = 3;        /* rounds of the confirmation pass (bench_matrix) */
 };
 
@@ -181,6 +188,28 @@ struct timer {
     ~timer() { cudaEventDestroy(a); cudaEventDestroy(b); }
 };
 
+/* --gpu-time: how long spin_kernel keeps the GPU busy before each timed
+ * call (0: off).  100 us is well past a call's host work (a few us). */
+static long long g_spin_ns = 0;
+
+/* One thread waiting g_spin_ns on the GPU's global timer. */
+__global__ void spin_kernel(long long ns)
+{
+    long long t0, t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    do
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    while (t - t0 < ns);
+}
+
+static void spin_ahead()
+{
+    if (g_spin_ns > 0) {
+        spin_kernel<<<1, 1>>>(g_spin_ns);
+        CU(cudaGetLastError());
+    }
+}
+
 /* Median microseconds of fn() after warm-up; runs for about budget_ms. */
 /* Host wall clock in microseconds (plan creation, feature extraction). */
 static double host_us()
@@ -197,6 +226,7 @@ static double time_median(F fn, double budget_ms)
     for (int i = 0; i < 3; i++)
         fn();
     CU(cudaDeviceSynchronize());
+    spin_ahead();
     CU(cudaEventRecord(t.a));
     fn();
     CU(cudaEventRecord(t.b));
@@ -206,6 +236,7 @@ static double time_median(F fn, double budget_ms)
     int reps = (int)std::min(50.0, std::max(5.0, budget_ms / std::max(first, 1e-3f)));
     std::vector<float> ms(reps);
     for (int r = 0; r < reps; r++) {
+        spin_ahead();
         CU(cudaEventRecord(t.a));
         fn();
         CU(cudaEventRecord(t.b));
@@ -735,6 +766,7 @@ int main(int argc, char **argv)
         else if (a == "--budget-ms") bad = (o.budget_ms = number_arg("--budget-ms", v, 0.001)) < 0, i++;
         else if (a == "--confirm") bad = (o.confirm = count_arg("--confirm", v, 0)) < 0, i++;
         else if (a == "--only") { o.only = split(v); i++; }
+        else if (a == "--gpu-time") o.gpu_time = true;
         else bad = true;
         if (bad) {
             fprintf(stderr, "usage: see the comment at the top of gpu_bench.cu\n");
@@ -751,13 +783,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "cusparseCreate failed\n");
         return 1;
     }
+    if (o.gpu_time)
+        g_spin_ns = 100000;
     /* tune must measure every problem: a scratch cache, cleared per plan */
     setenv("LOOM_TUNE_CACHE", (o.out + "_tune_cache.txt").c_str(), 1);
     double bw = measure_bandwidth();
     int cv = 0;
     cusparseGetVersion(handle, &cv);
-    printf("# device: %s, %d SMs, L2 %d MiB; measured copy bandwidth %.0f GB/s; cuSPARSE %d\n",
-           prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20, bw / 1e9, cv);
+    printf("# device: %s, %d SMs, L2 %d MiB; measured copy bandwidth %.0f GB/s; cuSPARSE %d; %s\n",
+           prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20, bw / 1e9, cv,
+           o.gpu_time ? "GPU time (--gpu-time: each call queued behind a 100 us spin)" : "each call from an idle GPU");
 
     row_out out;
     out.all = fopen((o.out + ".csv").c_str(), "w");
