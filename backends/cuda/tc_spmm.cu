@@ -898,7 +898,7 @@ template <int KS> __device__ __forceinline__ bool rx_pairable(int32_t len_a, int
 
 struct rx_feed {
     int ri;              /* the load cursor's (last) row; int, as the walk's indices (rx_try) */
-    int stride, m;
+    int stride;
     int c, len;          /* chunk of the unit in flight; the unit's non-zeros (pair: 1) */
     bool pair;
     int64_t start, start_b;
@@ -946,7 +946,7 @@ __device__ __forceinline__ void rx_advance(const rx_params &p, const loomcu_tc_r
     f.c++;
     while ((f.c << 5) >= f.len) { /* the next unit with a chunk */
         const int a = f.ri + f.stride;
-        if (a >= f.m) {
+        if (a >= p.m) {
             f.len = 0x7fffffff; /* no more chunks; none will be taken */
             f.c = 0;
             return;
@@ -956,7 +956,7 @@ __device__ __forceinline__ void rx_advance(const rx_params &p, const loomcu_tc_r
          * loads issued on two paths land in different registers, and the
          * moves that merge them wait for the loads (Nsight Compute, H200:
          * 11% of the stall samples on 33288 x 512 sat on such a move). */
-        const bool pair = a + f.stride < f.m && rx_pairable<KS>(f.rec1.w, f.rec2.w);
+        const bool pair = a + f.stride < p.m && rx_pairable<KS>(f.rec1.w, f.rec2.w);
         f.pair = pair;
         f.start = record_start(f.rec1);
         f.len_a = f.rec1.w;
@@ -1203,12 +1203,8 @@ __device__ __forceinline__ void rx_spread(const rx_params &p, const rx_spread_ar
             const int o = (gi - gb) * KS; /* from the part's first non-zero: chunks of 32 as rx_advance's */
             if ((o & 31) == 0) {
                 const int32_t idx = gb * KS + o + lane;
-                uint32_t ci = (uint32_t)p.k, v = 0u; /* past the row's end: the zero row, +0 (rx_element's) */
-                if (idx < len) {
-                    ci = (uint32_t)__ldg(p.ci + start + idx);
-                    v = (uint32_t)__ldg((const unsigned short *)p.val + start + idx);
-                }
-                ci_c = ci;
+                uint32_t v;
+                rx_element(p, idx < len, start + idx, ci_c, v);
                 pr_c = rx_value_pairs(v);
             }
             rx_group<VT, KS, W, FULL>(p, ci_c, pr_c, o & 31, xs, n0, lane, acc);
@@ -1305,7 +1301,6 @@ __global__ void __launch_bounds__(RX_THREADS, 1) tc_resident_kernel(rx_params p,
          * starts one stride before its first row) */
         rx_feed f;
         f.stride = stride;
-        f.m = p.m;
         f.ri = first - stride;
         f.c = -1;
         f.len = 0;
