@@ -210,7 +210,6 @@ static void spin_ahead()
     }
 }
 
-/* Median microseconds of fn() after warm-up; runs for about budget_ms. */
 /* Host wall clock in microseconds (plan creation, feature extraction). */
 static double host_us()
 {
@@ -219,6 +218,7 @@ static double host_us()
     return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
 }
 
+/* Median microseconds of fn() after warm-up; runs for about budget_ms. */
 template <typename F>
 static double time_median(F fn, double budget_ms)
 {
