@@ -14,10 +14,8 @@
 # Knobs: SKIP_PROBE=1 (keep the recorded model), BENCH_ARGS (extra tc_bench
 #   arguments, e.g. "--n 256 --limit 5"; "--graph" for the GPU's time alone,
 #   without each library's host work per call), REPS, BENCH_BUDGET, TC_FLAGS (extra
-#   nvcc flags for tc_spmm.cu, e.g. -DLOOMTC_TUNING for its trial switches,
-#   whose getenv calls cost host time a launch: time them against a baseline
-#   built the same way; its -D options also reach the reference,
-#   reference/tc_model.c),
+#   nvcc flags for tc_spmm.cu, e.g. -DLOOMTC_TUNING for its trial switches;
+#   its -D options also reach the reference, reference/tc_model.c),
 #   TC_VARIANTS ("NAME=FILE ...": other tc_spmm.cu files, each built beside
 #   the current one as $B/tc_bench_NAME with the same baseline, to time
 #   several trials in one call; the tests run the current file only).

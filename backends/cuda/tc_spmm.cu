@@ -95,9 +95,9 @@
 
 #ifdef LOOMTC_TUNING
 /* A tuning switch's value (NULL: unset), read from the environment once per
- * call site (a lambda's static): getenv at every launch cost host time a
- * call, and a tuning build ran the 4 us DLMC layers 8-18% slower than its
- * baseline (session 47, bench/results/tc/run-2026-11-30-h200-s47). */
+ * call site (a lambda's static), not at every launch: a tuning build ran
+ * the 4 us DLMC layers 8-18% slower than its baseline, most likely these
+ * lookups' host time (session 47, bench/results/tc/run-2026-11-30-h200-s47). */
 #define TUNING_ENV(name) ([] { static const char *const v_ = getenv(name); return v_; }())
 #endif
 
@@ -1461,8 +1461,8 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
         return 0;
     int widest = RX_WIDE;
 #ifdef LOOMTC_TUNING /* tuning sessions only: LOOMTC_RX_W, the widest strip allowed */
-    if (TUNING_ENV("LOOMTC_RX_W"))
-        widest = atoi(TUNING_ENV("LOOMTC_RX_W"));
+    if (const char *e = TUNING_ENV("LOOMTC_RX_W"))
+        widest = atoi(e);
 #endif
     const int w = rx_width(l, k, widest);
     if (w == 0)
@@ -1471,8 +1471,8 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
     const int64_t strips = (pr.n + w - 1) / w;
     double per_sm = 1.0; /* blocks a multiprocessor */
 #ifdef LOOMTC_TUNING     /* tuning sessions only: LOOMTC_RX_BLOCKS */
-    if (TUNING_ENV("LOOMTC_RX_BLOCKS"))
-        per_sm = atof(TUNING_ENV("LOOMTC_RX_BLOCKS"));
+    if (const char *e = TUNING_ENV("LOOMTC_RX_BLOCKS"))
+        per_sm = atof(e);
 #endif
     const int64_t row_cap = (records + RX_WARPS - 1) / RX_WARPS;
     int64_t chunks = (int64_t)(sms * per_sm) / strips;
@@ -1486,8 +1486,8 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
      * same either way. */
     double over_load = RX_SPREAD_OVER_LOAD;
 #ifdef LOOMTC_TUNING /* tuning sessions only: LOOMTC_RX_SPREAD_LOAD */
-    if (TUNING_ENV("LOOMTC_RX_SPREAD_LOAD"))
-        over_load = atof(TUNING_ENV("LOOMTC_RX_SPREAD_LOAD"));
+    if (const char *e = TUNING_ENV("LOOMTC_RX_SPREAD_LOAD"))
+        over_load = atof(e);
 #endif
     const double warp_share = (double)plan->nnz / ((double)chunks * RX_WARPS);
     const int64_t skip = plan->nspread > 0 && (double)plan->spread_longest >= over_load * warp_share &&
@@ -1501,8 +1501,8 @@ static int rx_try(const loomcu_tc_plan *plan, const params &pr, int64_t k, int d
     const double min_gpc = w == RX_WIDE ? TC_RX_MIN_GATHER_PER_COPY : TC_RX_MIN_GATHER_PER_COPY_NARROW;
     bool use = tall || (fills && gathered_per_copied >= min_gpc) || path == LOOMCU_TC_PATH_RESIDENT;
 #ifdef LOOMTC_TUNING /* tuning sessions only: LOOMTC_PATH=gather|resident */
-    if (TUNING_ENV("LOOMTC_PATH"))
-        use = strcmp(TUNING_ENV("LOOMTC_PATH"), "resident") == 0;
+    if (const char *e = TUNING_ENV("LOOMTC_PATH"))
+        use = strcmp(e, "resident") == 0;
 #endif
     if (!use)
         return 0;
@@ -1702,8 +1702,8 @@ static cudaError_t launch_bins(const loomcu_tc_plan *plan, params pr, cudaStream
         return e;
     int64_t capacity = (int64_t)sms * per_sm;
 #ifdef LOOMTC_TUNING /* tuning sessions only: aim at FILL times the resident blocks */
-    if (TUNING_ENV("LOOMTC_FILL"))
-        capacity = (int64_t)(capacity * atof(TUNING_ENV("LOOMTC_FILL")));
+    if (const char *e = TUNING_ENV("LOOMTC_FILL"))
+        capacity = (int64_t)(capacity * atof(e));
     if (capacity < 1)
         capacity = 1;
 #endif
@@ -1723,10 +1723,10 @@ static cudaError_t launch_bins(const loomcu_tc_plan *plan, params pr, cudaStream
     int64_t split = 1, rows_per_slot = 1;
     launch_shape(plan, strips, capacity, blocks1, &rows_per_slot, &split);
 #ifdef LOOMTC_TUNING /* tuning sessions only: force the shape */
-    if (TUNING_ENV("LOOMTC_SPLIT"))
-        split = atoll(TUNING_ENV("LOOMTC_SPLIT"));
-    if (TUNING_ENV("LOOMTC_ROWS"))
-        rows_per_slot = atoll(TUNING_ENV("LOOMTC_ROWS"));
+    if (const char *e = TUNING_ENV("LOOMTC_SPLIT"))
+        split = atoll(e);
+    if (const char *e = TUNING_ENV("LOOMTC_ROWS"))
+        rows_per_slot = atoll(e);
     if (split < 1)
         split = 1;
     if (rows_per_slot < 1)
@@ -1858,10 +1858,10 @@ static cudaError_t rx_spread_rows(loomcu_tc_plan *plan, const loomcu_tc_row *hos
     int64_t min_groups = RX_SPREAD_MIN_GROUPS;
     double over_mean = RX_SPREAD_OVER_MEAN;
 #ifdef LOOMTC_TUNING /* tuning sessions only: LOOMTC_RX_SPREAD_GROUPS (0: none), _MEAN */
-    if (TUNING_ENV("LOOMTC_RX_SPREAD_GROUPS"))
-        min_groups = atoll(TUNING_ENV("LOOMTC_RX_SPREAD_GROUPS"));
-    if (TUNING_ENV("LOOMTC_RX_SPREAD_MEAN"))
-        over_mean = atof(TUNING_ENV("LOOMTC_RX_SPREAD_MEAN"));
+    if (const char *e = TUNING_ENV("LOOMTC_RX_SPREAD_GROUPS"))
+        min_groups = atoll(e);
+    if (const char *e = TUNING_ENV("LOOMTC_RX_SPREAD_MEAN"))
+        over_mean = atof(e);
     if (min_groups <= 0)
         return cudaSuccess;
 #endif
