@@ -29,7 +29,9 @@
  * gather kernel alone); a tall matrix
  * with more row blocks than a GPU holds at once (the kernel then walks
  * several rows per warp); and the DLMC matrix in data/unittest (plus
- * $LOOM_TC_DLMC, a list of .smtx files).
+ * $LOOM_TC_DLMC, a list of .smtx files).  And calls in a row on one stream,
+ * each reading what the one before wrote, for the kernels' launch that
+ * overlaps the kernel before (test_chained).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -525,6 +527,126 @@ static void test_nonfinite(void **state)
     assert_int_equal(fails, 0);
 }
 
+/* Calls in a row on one stream, with no wait on the host between them, each
+ * reading what the one before wrote (Y with beta = 1, then Y as X) or
+ * overwriting what it read: the kernels are launched to overlap the one
+ * before them (programmatic dependent launch, pdl.cuh), so a kernel that
+ * touched memory before its wait would read stale values here.  Integer
+ * inputs: every partial sum is exact, so any MMA gives the reference's bits.
+ * Each kernel chained with itself, and the rows form's two alternating. */
+static int run_chain(const host_csr *A, const struct combo *cb, const loomcu_tc_path *paths, int npaths,
+                     const char *what)
+{
+    const char *only = getenv("LOOM_TC_TEST_FORM");
+    if (only && strcmp(only, cb->form == TC_FORM_TILES ? "tiles" : "rows") != 0)
+        return 0;
+    const int64_t n = 100, m = A->m; /* A is square: Y can be the next X */
+    const size_t es = tc_value_size(cb->vt), bytes = es * (size_t)(m * n);
+    void *val = malloc(es * (A->nnz ? A->nnz : 1)), *x = malloc(bytes), *y = malloc(bytes), *z = malloc(bytes);
+    void *got = malloc(bytes);
+    /* A's values +-1, X, Y and Z's -1, 0 or 1: the chain's sums stay small
+     * integers (a few hundred at most in practice, far from fp16's 65504) */
+    for (int64_t i = 0; i < A->nnz; i++)
+        tc_store(val, i, cb->vt, next_u64() % 2 ? 1.0f : -1.0f);
+    for (int64_t i = 0; i < m * n; i++) {
+        tc_store(x, i, cb->vt, (float)((int)(next_u64() % 3) - 1));
+        tc_store(y, i, cb->vt, (float)((int)(next_u64() % 3) - 1));
+        tc_store(z, i, cb->vt, (float)((int)(next_u64() % 3) - 1));
+    }
+
+    tc_config cfg = {cb->prec, cb->k, cb->form};
+    loomcu_tc_plan plan;
+    assert_int_equal(loomcu_tc_plan_create(&plan, A->ro, m, &cfg), cudaSuccess);
+    void *ro = dev_copy(A->ro, sizeof(int64_t) * (m + 1)), *ci = dev_copy(A->ci, sizeof(int32_t) * A->nnz);
+    void *dval = dev_copy(val, es * A->nnz), *dx = dev_copy(x, bytes), *dy = dev_copy(y, bytes),
+         *dz = dev_copy(z, bytes);
+    cudaStream_t st;
+    assert_int_equal(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), cudaSuccess);
+
+    /* Y = A X + 0 Y; Y = A X + Y; Z = A Y; Y = A Z + 0.5 Y */
+    const struct {
+        void *in, *out;
+        void *hin, *hout;
+        float beta;
+    } step[4] = {{dx, dy, x, y, 0.0f}, {dx, dy, x, y, 1.0f}, {dy, dz, y, z, 0.0f}, {dz, dy, z, y, 0.5f}};
+    tc_mma_model model;
+    tc_model_default(&model);
+    for (int s = 0; s < 4; s++) {
+        tc_problem hp = {m, m, n, A->ro, A->ci, val, cb->vt, step[s].hin, n, step[s].hout, n, 1.0f, step[s].beta};
+        tc_reference_spmm(&hp, &cfg, &model);
+    }
+    int rc = 0, ran = 0;
+    for (int s = 0; s < 4 && rc == 0; s++) {
+        loomcu_tc_problem dp = {m, m, n, ro, ci, dval, cb->vt, step[s].in, n, step[s].out, n, 1.0f, step[s].beta};
+        cudaError_t e = loomcu_tc_spmm_path(&plan, &dp, st, paths[s % npaths]);
+        if (e == cudaErrorNotSupported)
+            break;
+        assert_int_equal(e, cudaSuccess);
+        ran++;
+    }
+    assert_int_equal(cudaStreamSynchronize(st), cudaSuccess);
+    if (ran == 4) {
+        const void *want[2] = {y, z};
+        void *have[2] = {dy, dz};
+        for (int o = 0; o < 2; o++) {
+            assert_int_equal(cudaMemcpy(got, have[o], bytes, cudaMemcpyDeviceToHost), cudaSuccess);
+            int64_t diff = 0, first = -1;
+            for (int64_t i = 0; i < m * n; i++)
+                if (differ(got, want[o], i, cb->vt) && diff++ == 0)
+                    first = i;
+            if (diff) {
+                printf("    FAIL chain: %s differs from the reference in %lld elements; first (%lld, %lld): "
+                       "gpu %.9g ref %.9g\n", o ? "Z" : "Y", (long long)diff, (long long)(first / n),
+                       (long long)(first % n), tc_load(got, first, cb->vt), tc_load(want[o], first, cb->vt));
+                rc = 1;
+            }
+        }
+    }
+    printf("  %-14s %-34s N=%-4lld 4 calls in a row: %s\n", cb->name, what, (long long)n,
+           ran < 4 ? "kernel not available here, skipped" : rc ? "FAIL" : "ok [exact-inputs]");
+    cudaStreamDestroy(st);
+    loomcu_tc_plan_destroy(&plan);
+    cudaFree(ro);
+    cudaFree(ci);
+    cudaFree(dval);
+    cudaFree(dx);
+    cudaFree(dy);
+    cudaFree(dz);
+    free(val);
+    free(x);
+    free(y);
+    free(z);
+    free(got);
+    return rc;
+}
+
+static void test_chained(void **state)
+{
+    (void)state;
+    const int64_t m = 1500; /* K within the resident kernel's strips of 64 */
+    host_csr A = {m, m, 0, malloc(sizeof(int64_t) * (m + 1)), malloc(sizeof(int32_t) * m * m)};
+    for (int64_t i = 0; i < m; i++) {
+        A.ro[i] = A.nnz;
+        for (int64_t j = 0; j < m; j++)
+            if (i % 100 == 7 || uniform() < 0.01) /* rows of 1500: long rows, in segments */
+                A.ci[A.nnz++] = (int32_t)j;
+    }
+    A.ro[m] = A.nnz;
+    const loomcu_tc_path gather = LOOMCU_TC_PATH_GATHER, resident = LOOMCU_TC_PATH_RESIDENT,
+                         plain = LOOMCU_TC_PATH_TILES_PLAIN, piped = LOOMCU_TC_PATH_TILES_PIPELINED;
+    const loomcu_tc_path both[2] = {LOOMCU_TC_PATH_GATHER, LOOMCU_TC_PATH_RESIDENT};
+    int fails = 0;
+    fails += run_chain(&A, &combos[0], &gather, 1, "gather kernel");
+    fails += run_chain(&A, &combos[0], &resident, 1, "resident kernel");
+    fails += run_chain(&A, &combos[0], both, 2, "gather and resident in turn");
+    fails += run_chain(&A, &combos[4], &gather, 1, "gather kernel");
+    fails += run_chain(&A, &combos[COMBO_TILES_F16], &plain, 1, "plain tiles kernel");
+    fails += run_chain(&A, &combos[COMBO_TILES_F16], &piped, 1, "pipelined tiles kernel");
+    free(A.ro);
+    free(A.ci);
+    assert_int_equal(fails, 0);
+}
+
 static void test_dlmc(void **state)
 {
     (void)state;
@@ -580,6 +702,7 @@ int main(void)
         cmocka_unit_test(test_resident_bound),
         cmocka_unit_test(test_spread),
         cmocka_unit_test(test_nonfinite),
+        cmocka_unit_test(test_chained),
         cmocka_unit_test(test_dlmc),
     };
     /* LOOM_TC_TEST_ONLY=test_spread (a cmocka pattern) runs those tests

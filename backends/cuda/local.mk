@@ -12,6 +12,7 @@ EXTRA_DIST += \
 	backends/cuda/spmm_f32.cu \
 	backends/cuda/spmm_f64.cu \
 	backends/cuda/spmm_common.cuh \
+	backends/cuda/pdl.cuh \
 	backends/cuda/spmm_rb.cuh \
 	backends/cuda/spmm_eb.cuh \
 	backends/cuda/spmm_eb_segments.cuh \
@@ -33,7 +34,8 @@ loomcu_nvcc_flags = -std=c++17 --fmad=false -ftz=false -prec-div=true -prec-sqrt
 loomcu_nvcc_includes = -I$(top_builddir) -I$(top_srcdir)/include -I$(top_srcdir)/lib \
 	-I$(top_srcdir)/backends/cuda $(CUDA_CFLAGS)
 loomcu_objects = backends/cuda/spmm_f32.lo backends/cuda/spmm_f64.lo
-loomcu_kernel_deps = $(srcdir)/backends/cuda/spmm_common.cuh $(srcdir)/backends/cuda/spmm_rb.cuh \
+loomcu_kernel_deps = $(srcdir)/backends/cuda/spmm_common.cuh $(srcdir)/backends/cuda/pdl.cuh \
+	$(srcdir)/backends/cuda/spmm_rb.cuh \
 	$(srcdir)/backends/cuda/spmm_eb.cuh $(srcdir)/backends/cuda/spmm_eb_segments.cuh \
 	$(srcdir)/backends/cuda/spmm_rb_ktile.cuh $(srcdir)/backends/cuda/spmm_launch.cuh \
 	$(srcdir)/backends/cuda/cuda_kernels.h

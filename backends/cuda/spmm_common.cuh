@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "cuda_kernels.h"
+#include "pdl.cuh"
 
 namespace loomcu {
 
@@ -33,29 +34,12 @@ template <> struct arith<double> {
     static __device__ __forceinline__ double add(double a, double b) { return __dadd_rn(a, b); }
 };
 
-/*
- * Programmatic dependent launch (sm_90), for a walk followed by its fix-up:
- * the walk calls let_dependent_start() as it begins, so that once its last
- * blocks are placed the fix-up (launched with launch_dependent,
+/* A walk followed by its fix-up overlap by programmatic dependent launch
+ * (pdl.cuh): the walk calls let_dependent_start() as it begins, so that once
+ * its last blocks are placed the fix-up (launched with launch_dependent,
  * spmm_launch.cuh) can be placed too, beside them, instead of after the
  * walk's end and a launch gap; the fix-up calls wait_for_previous_grid()
- * before it reads anything, which returns once the walk has finished and
- * its writes are visible.  Speed only: both are no-ops where a kernel was
- * launched the plain way, and below sm_90.
- */
-__device__ __forceinline__ void let_dependent_start()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
-
-__device__ __forceinline__ void wait_for_previous_grid()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
+ * before it reads anything. */
 
 /* One aligned vector load of V elements, unpacked by component (taking the
  * vector's address would put it in local memory).  RO: through the

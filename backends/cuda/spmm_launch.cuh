@@ -28,23 +28,15 @@ namespace loomcu {
 static const int block_threads = 256;
 
 /* Launch kernel k, blocks x block_threads on stream st, as the dependent
- * of the kernel before it there (programmatic dependent launch, sm_90;
- * see let_dependent_start in spmm_common.cuh): the fix-ups after their
- * walks.  k waits for that kernel itself (wait_for_previous_grid). */
+ * of the kernel before it there (launch_after_previous, pdl.cuh): the
+ * fix-ups after their walks.  k waits for that kernel itself
+ * (wait_for_previous_grid). */
 template <typename... Params, typename... Args>
 static cudaError_t launch_dependent(void (*k)(Params...), int64_t blocks, cudaStream_t st,
                                     const Args &...args)
 {
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3((unsigned)(blocks > 0 ? blocks : 1));
-    cfg.blockDim = dim3(block_threads);
-    cfg.stream = st;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    return cudaLaunchKernelEx(&cfg, k, args...);
+    return launch_after_previous(k, dim3((unsigned)(blocks > 0 ? blocks : 1)), dim3(block_threads), 0, st,
+                                 args...);
 }
 
 static int floor_pow2(int v)

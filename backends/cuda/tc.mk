@@ -18,7 +18,7 @@ loomtc_nvcc_flags = -std=c++17 --fmad=false -ftz=false -prec-div=true -prec-sqrt
 loomtc_nvcc_includes = -I$(top_builddir) -I$(top_srcdir)/include -I$(top_srcdir)/lib \
 	-I$(top_srcdir)/reference -I$(top_srcdir)/backends/cuda $(CUDA_CFLAGS)
 loomtc_headers = $(srcdir)/backends/cuda/tc_spmm.h $(srcdir)/backends/cuda/tc_mma.cuh \
-	$(srcdir)/backends/cuda/cuda_upload.h \
+	$(srcdir)/backends/cuda/cuda_upload.h $(srcdir)/backends/cuda/pdl.cuh \
 	$(srcdir)/reference/tc_model.h $(srcdir)/reference/tc_round.h
 
 if LOOM_HAVE_CUDA

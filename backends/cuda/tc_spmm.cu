@@ -63,6 +63,14 @@
  * did a second chunk in flight (0.94-0.95x): bench/results/tc/
  * run-2026-11-29-h200-s46.
  *
+ * Each call's kernel is launched to overlap the kernel before it on the
+ * stream (programmatic dependent launch, pdl.cuh: placed while that one
+ * ends, waiting for it before touching memory), which takes a launch gap
+ * off each of a chain of these few-microsecond products: 1.08x over the
+ * 452 DLMC layers as CUDA graphs at N = 64 and 256, 1.15x in a plain loop
+ * of calls (H200, bench/results/tc/run-2026-11-30-h200-s48).  Loading
+ * the first row record before the wait gained nothing more (1.00x).
+ *
  * Long rows (more than TC_SEGMENT_GROUPS groups: 1024 non-zeros at k = 16)
  * go in segments, tc_model.h step 4: each segment is a record of its own,
  * so several blocks of 8 warps (the gather kernel; warps, the resident
@@ -89,6 +97,7 @@
 #include <string.h>
 
 #include "cuda_upload.h"
+#include "pdl.cuh"
 #include "tc_mma.cuh"
 #include "tc_round.h"
 #include "tc_spmm.h"
@@ -706,6 +715,8 @@ __global__ void __launch_bounds__(THREADS, (slot_shape<VT, PREC, KS>::MIN_BLOCKS
     extern __shared__ __align__(16) unsigned char smem[];
     T *ring = reinterpret_cast<T *>(smem);
     float *red = reinterpret_cast<float *>(smem + WARPS * sh::STAGES * sh::BYTES);
+    let_dependent_start();    /* the next call's blocks may be placed now ... */
+    wait_for_previous_grid(); /* ... and this one's wait here (pdl.cuh) */
     const int64_t b = blockIdx.x;
     /* the bin is uniform over the block, so the barriers inside stay legal */
     if (b < bn.block_start[1])
@@ -1276,6 +1287,8 @@ __global__ void __launch_bounds__(RX_THREADS, 1) tc_resident_kernel(rx_params p,
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int stride = p.chunks * RX_WARPS;
     const int first = blockIdx.x + p.chunks * warp;
+    let_dependent_start();    /* as tc_spmm_kernel */
+    wait_for_previous_grid();
     for (int s = blockIdx.y; s < p.strips; s += gridDim.y) {
         const int64_t n0 = (int64_t)s * W;
         /* the strip, K rows of W columns, plus the zero row K */
@@ -1417,8 +1430,8 @@ static cudaError_t rx_launch_w(const loomcu_tc_plan *plan, const rx_params &rp, 
             return e;
         raised[dev] = 1;
     }
-    tc_resident_kernel<VT, KS, W, SPREAD><<<grid, RX_THREADS, smem, st>>>(rp, plan->rows, sa);
-    return cudaGetLastError();
+    return launch_after_previous(tc_resident_kernel<VT, KS, W, SPREAD>, grid, dim3(RX_THREADS), smem, st, rp,
+                                 plan->rows, sa);
 }
 
 /* The resident-strip kernel where it pays (speed only: both kernels give
@@ -1770,9 +1783,8 @@ static cudaError_t launch_bins(const loomcu_tc_plan *plan, params pr, cudaStream
             pr, plan->rows + bn.row_start[S], bn.row_start[S + 1] - bn.row_start[S]);
     if ((e = cudaGetLastError()) != cudaSuccess)
         return e;
-    if (blocks > 0)
-        tc_spmm_kernel<VT, PREC, KS><<<dim3((unsigned)blocks, (unsigned)split), THREADS, sh::SMEM, st>>>(pr, plan->rows, bn);
-    if ((e = cudaGetLastError()) != cudaSuccess)
+    if (blocks > 0 && (e = launch_after_previous(tc_spmm_kernel<VT, PREC, KS>, dim3((unsigned)blocks, (unsigned)split),
+                                                 dim3(THREADS), sh::SMEM, st, pr, plan->rows, bn)) != cudaSuccess)
         return e;
     if (fork && ((e = cudaEventRecord(plan->seg->join, plan->seg->side)) != cudaSuccess ||
                  (e = cudaStreamWaitEvent(st, plan->seg->join, 0)) != cudaSuccess))

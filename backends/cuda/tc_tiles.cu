@@ -53,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pdl.cuh"
 #include "tc_mma.cuh"
 #include "tc_spmm.h"
 
@@ -376,6 +377,9 @@ template <int VT, bool PIPE> __global__ void __launch_bounds__(THREADS, PIPE ? 2
     const int64_t nslices = s_end > s_begin ? s_end - s_begin : 0;
     const int steps = (int)((nslices + SPS - 1) / SPS);
     const int ntiles = p.n - n0 >= BN ? 8 : (int)((p.n - n0 + 7) / 8);
+
+    let_dependent_start();    /* the next call's blocks may be placed now ... */
+    wait_for_previous_grid(); /* ... and this one's wait here (pdl.cuh) */
 
     /* this lane's scatter row (LPR lanes of one warp per row) */
     const int arow_i = tid / LPR, li = tid % LPR;
@@ -719,11 +723,7 @@ extern "C" cudaError_t loomcu_tc_tiles_spmm(const loomcu_tc_plan *plan, const lo
         return e;
     const bool pipe = path == LOOMCU_TC_PATH_TILES_PIPELINED ||
                       (path != LOOMCU_TC_PATH_TILES_PLAIN && !(blocks > 2 * (int64_t)sms && blocks <= 4 * (int64_t)sms));
-    if (p->vt == TC_VAL_F16)
-        pipe ? tiles_kernel<TC_VAL_F16, true><<<grid, THREADS, 0, stream>>>(pr)
-             : tiles_kernel<TC_VAL_F16, false><<<grid, THREADS, 0, stream>>>(pr);
-    else
-        pipe ? tiles_kernel<TC_VAL_BF16, true><<<grid, THREADS, 0, stream>>>(pr)
-             : tiles_kernel<TC_VAL_BF16, false><<<grid, THREADS, 0, stream>>>(pr);
-    return cudaGetLastError();
+    void (*k)(params) = p->vt == TC_VAL_F16 ? (pipe ? tiles_kernel<TC_VAL_F16, true> : tiles_kernel<TC_VAL_F16, false>)
+                                            : (pipe ? tiles_kernel<TC_VAL_BF16, true> : tiles_kernel<TC_VAL_BF16, false>);
+    return launch_after_previous(k, grid, dim3(THREADS), 0, stream, pr);
 }
