@@ -68,8 +68,10 @@
  * ends, waiting for it before touching memory), which takes a launch gap
  * off each of a chain of these few-microsecond products: 1.08x over the
  * 452 DLMC layers as CUDA graphs at N = 64 and 256, 1.15x in a plain loop
- * of calls (H200, bench/results/tc/run-2026-11-30-h200-s48).  Loading
- * the first row record before the wait gained nothing more (1.00x).
+ * of calls (H200, bench/results/tc/run-2026-11-30-h200-s48).  A few
+ * shapes lose 3-8% (K of 1024-4608); letting the next call be placed only
+ * as this kernel's blocks end lost none, but gained 1.05-1.06x in all.
+ * Loading the first row record before the wait gained nothing (1.00x).
  *
  * Long rows (more than TC_SEGMENT_GROUPS groups: 1024 non-zeros at k = 16)
  * go in segments, tc_model.h step 4: each segment is a record of its own,
