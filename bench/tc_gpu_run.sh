@@ -5,8 +5,11 @@
 #
 # Run from the repository root:  bash bench/tc_gpu_run.sh
 # Inputs it looks for:
-#   DLMC:   $LOOM_DLMC, .tc-gpu/dlmc, ../shared/data/dlmc, shared/data/dlmc
-#   CMocka: the system's, else .tc-gpu/cmocka/{cmocka.h,libcmocka.so*}
+#   DLMC:   $LOOM_DLMC (a folder, or an archive of bench/dlmc_npz.py pack,
+#           .npz or .npz.xz, unpacked first), .tc-gpu/dlmc,
+#           ../shared/data/dlmc, shared/data/dlmc
+#   CMocka: the system's, else $CMOCKA_DIR or .tc-gpu/cmocka, a folder with
+#           cmocka.h and libcmocka.so.0
 #   Baseline: $TC_BASELINE (default .tc-gpu/baseline), a folder with an
 #           earlier tc_spmm.cu (and its tc_spmm.h, tc_mma.cuh); when present,
 #           tc_bench times it beside the current kernel and compares the
@@ -41,16 +44,26 @@ INC="-Iinclude -Ilib -Ireference -Ibackends/cuda"
 FLAGS="-std=c++17 -O3 --fmad=false -ftz=false -prec-div=true -prec-sqrt=true"
 
 DLMC=${LOOM_DLMC:-}
+case $DLMC in # an archive of dlmc_npz.py pack: unpacked first
+*.npz | *.npz.xz)
+    rm -rf /tmp/loom-tc-dlmc
+    if [ "${DLMC%.xz}" != "$DLMC" ]; then xz -dc "$DLMC" > /tmp/loom-tc-dlmc.npz; else cp "$DLMC" /tmp/loom-tc-dlmc.npz; fi &&
+        python3 bench/dlmc_npz.py unpack /tmp/loom-tc-dlmc.npz /tmp/loom-tc-dlmc >> $LOG 2>&1 &&
+        DLMC=/tmp/loom-tc-dlmc || { log "cannot unpack $LOOM_DLMC"; DLMC=""; }
+    ;;
+esac
 for d in .tc-gpu/dlmc ../shared/data/dlmc shared/data/dlmc /work/shared/data/dlmc; do
     [ -z "$DLMC" ] && [ -d "$d/rn50" ] && DLMC=$d
 done
 log "DLMC: ${DLMC:-none}"
 
 CMOCKA_I="" CMOCKA_L="-lcmocka"
-if [ ! -f /usr/include/cmocka.h ] && [ -f .tc-gpu/cmocka/cmocka.h ]; then
-    CMOCKA_I="-I.tc-gpu/cmocka"
-    CMOCKA_L="-L.tc-gpu/cmocka -l:libcmocka.so.0"
-    export LD_LIBRARY_PATH=$PWD/.tc-gpu/cmocka:$LD_LIBRARY_PATH
+CM=${CMOCKA_DIR:-.tc-gpu/cmocka}
+CM=$(cd "$CM" 2>/dev/null && pwd)
+if [ ! -f /usr/include/cmocka.h ] && [ -n "$CM" ] && [ -f "$CM/cmocka.h" ]; then
+    CMOCKA_I="-I$CM"
+    CMOCKA_L="-L$CM -l:libcmocka.so.0"
+    export LD_LIBRARY_PATH=$CM:$LD_LIBRARY_PATH
 fi
 
 BASE=${TC_BASELINE:-.tc-gpu/baseline}
