@@ -68,10 +68,13 @@
  * ends, waiting for it before touching memory), which takes a launch gap
  * off each of a chain of these few-microsecond products: 1.08x over the
  * 452 DLMC layers as CUDA graphs at N = 64 and 256, 1.15x in a plain loop
- * of calls (H200, bench/results/tc/run-2026-11-30-h200-s48).  A few
- * shapes lose 3-8% (K of 1024-4608); letting the next call be placed only
- * as this kernel's blocks end lost none, but gained 1.05-1.06x in all.
- * Loading the first row record before the wait gained nothing (1.00x).
+ * of calls (H200, bench/results/tc/run-2026-11-30-h200-s48).  The next
+ * call may be placed as soon as all of this kernel's blocks have started
+ * only where K <= LOOMTC_EARLY_TRIGGER_MAX_K, else as they end: the early
+ * placement everywhere lost 3-8% on shapes of K 1024-4608, and the late
+ * one everywhere gained only 1.05-1.06x; the rule keeps 1.08x with no
+ * shape below 0.99.  Loading the first row record before the wait gained
+ * nothing (1.00x).
  *
  * Long rows (more than TC_SEGMENT_GROUPS groups: 1024 non-zeros at k = 16)
  * go in segments, tc_model.h step 4: each segment is a record of its own,
@@ -110,6 +113,14 @@
  * the 4 us DLMC layers 8-18% slower than its baseline, most likely these
  * lookups' host time (session 47, bench/results/tc/run-2026-11-30-h200-s47). */
 #define TUNING_ENV(name) ([] { static const char *const v_ = getenv(name); return v_; }())
+#endif
+
+/* Where K (X's rows) exceeds this, the next call's kernel is placed only as
+ * this one's blocks end, not as soon as they have all started: at K of
+ * 1024-4608 the early placement cost 3-8% on some DLMC shapes, while up to
+ * 512 it gained most (H200, bench/results/tc/run-2026-11-30-h200-s48). */
+#ifndef LOOMTC_EARLY_TRIGGER_MAX_K
+#define LOOMTC_EARLY_TRIGGER_MAX_K 512
 #endif
 
 /* Shared-memory ring per warp, bytes: the pipeline depth is as many slots as
@@ -717,8 +728,9 @@ __global__ void __launch_bounds__(THREADS, (slot_shape<VT, PREC, KS>::MIN_BLOCKS
     extern __shared__ __align__(16) unsigned char smem[];
     T *ring = reinterpret_cast<T *>(smem);
     float *red = reinterpret_cast<float *>(smem + WARPS * sh::STAGES * sh::BYTES);
-    let_dependent_start();    /* the next call's blocks may be placed now ... */
-    wait_for_previous_grid(); /* ... and this one's wait here (pdl.cuh) */
+    if (p.k <= LOOMTC_EARLY_TRIGGER_MAX_K)
+        let_dependent_start(); /* the next call's blocks may be placed now ... */
+    wait_for_previous_grid();  /* ... and this one's wait here (pdl.cuh) */
     const int64_t b = blockIdx.x;
     /* the bin is uniform over the block, so the barriers inside stay legal */
     if (b < bn.block_start[1])
@@ -1289,7 +1301,8 @@ __global__ void __launch_bounds__(RX_THREADS, 1) tc_resident_kernel(rx_params p,
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int stride = p.chunks * RX_WARPS;
     const int first = blockIdx.x + p.chunks * warp;
-    let_dependent_start();    /* as tc_spmm_kernel */
+    if (p.k <= LOOMTC_EARLY_TRIGGER_MAX_K) /* as tc_spmm_kernel */
+        let_dependent_start();
     wait_for_previous_grid();
     for (int s = blockIdx.y; s < p.strips; s += gridDim.y) {
         const int64_t n0 = (int64_t)s * W;
