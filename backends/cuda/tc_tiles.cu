@@ -378,8 +378,13 @@ template <int VT, bool PIPE> __global__ void __launch_bounds__(THREADS, PIPE ? 2
     const int steps = (int)((nslices + SPS - 1) / SPS);
     const int ntiles = p.n - n0 >= BN ? 8 : (int)((p.n - n0 + 7) / 8);
 
-    let_dependent_start();    /* the next call's blocks may be placed now ... */
-    wait_for_previous_grid(); /* ... and this one's wait here (pdl.cuh) */
+    /* The next call's blocks may be placed now, at any K (unlike the rows
+     * form's kernels, tc_spmm.cu): the tiles form ran 1.05x faster with it
+     * than in session 47, 1.03x where K > 512, while the peers' times moved
+     * 0.3% (H200, bench/results/tc/run-2026-11-30-h200-s48).  This one
+     * waits here (pdl.cuh). */
+    let_dependent_start();
+    wait_for_previous_grid();
 
     /* this lane's scatter row (LPR lanes of one warp per row) */
     const int arow_i = tid / LPR, li = tid % LPR;
