@@ -49,7 +49,8 @@ case $DLMC in # an archive of dlmc_npz.py pack: unpacked first
     rm -rf /tmp/loom-tc-dlmc
     if [ "${DLMC%.xz}" != "$DLMC" ]; then xz -dc "$DLMC" > /tmp/loom-tc-dlmc.npz; else cp "$DLMC" /tmp/loom-tc-dlmc.npz; fi &&
         python3 bench/dlmc_npz.py unpack /tmp/loom-tc-dlmc.npz /tmp/loom-tc-dlmc >> $LOG 2>&1 &&
-        DLMC=/tmp/loom-tc-dlmc || { log "cannot unpack $LOOM_DLMC"; DLMC=""; }
+        DLMC=/tmp/loom-tc-dlmc || { log "cannot unpack $LOOM_DLMC (see $LOG)"; DLMC=""; }
+    rm -f /tmp/loom-tc-dlmc.npz
     ;;
 esac
 for d in .tc-gpu/dlmc ../shared/data/dlmc shared/data/dlmc /work/shared/data/dlmc; do
@@ -60,6 +61,7 @@ log "DLMC: ${DLMC:-none}"
 CMOCKA_I="" CMOCKA_L="-lcmocka"
 CM=${CMOCKA_DIR:-.tc-gpu/cmocka}
 CM=$(cd "$CM" 2>/dev/null && pwd)
+[ -n "${CMOCKA_DIR:-}" ] && [ ! -f "$CM/cmocka.h" ] && log "CMOCKA_DIR=$CMOCKA_DIR holds no cmocka.h: the system's CMocka is tried"
 if [ ! -f /usr/include/cmocka.h ] && [ -n "$CM" ] && [ -f "$CM/cmocka.h" ]; then
     CMOCKA_I="-I$CM"
     CMOCKA_L="-L$CM -l:libcmocka.so.0"
@@ -113,7 +115,9 @@ for v in ${TC_VARIANTS:-}; do
         -lcusparse -lcublas -lz >> $LOG 2>&1 && log "variant $V: $B/tc_bench_$V (${v#*=})" || log "FAIL link tc_bench_$V"
 done
 log "build took $(( $(date +%s) - t0 )) s"
-awk '/Compiling entry function/ {fn=$0} /spill stores/ && ($1 != 0 || $5 != 0 || $9 != 0) {print "SPILL: " fn; print "    " $0}' $B/tc_spmm.ptxas.log $B/tc_tiles.ptxas.log >> $LOG
+VLOGS=$(for v in ${TC_VARIANTS:-}; do echo $B/tc_spmm_${v%%=*}.ptxas.log; done)
+awk '/Compiling entry function/ {fn=FILENAME ": " $0} /spill stores/ && ($1 != 0 || $5 != 0 || $9 != 0) {print "SPILL: " fn; print "    " $0}' \
+    $B/tc_spmm.ptxas.log $B/tc_tiles.ptxas.log $VLOGS >> $LOG
 log "kernels compiled: $(cat $B/tc_spmm.ptxas.log $B/tc_tiles.ptxas.log | grep -c 'Compiling entry function'); with spills/stack: $(grep -c '^SPILL' $LOG)"
 
 log "== SASS: tensor-core instructions in tc_spmm.o"

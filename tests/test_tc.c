@@ -192,14 +192,19 @@ static int differ(const void *a, const void *b, int64_t i, tc_value vt)
     return !(isnan(tc_load(a, i, vt)) && isnan(tc_load(b, i, vt)));
 }
 
+/* LOOM_TC_TEST_FORM=tiles (or rows) runs one form's cases only: the
+ * sanitizer runs, which are slow, use it. */
+static int form_skipped(const struct combo *cb)
+{
+    const char *only = getenv("LOOM_TC_TEST_FORM");
+    return only && strcmp(only, cb->form == TC_FORM_TILES ? "tiles" : "rows") != 0;
+}
+
 /* Run one case; returns 0 when it passes, and prints which check applied. */
 static int run_case(const host_csr *A, const struct combo *cb, int64_t n, int64_t ldx_extra,
                     float alpha, float beta, int kind, const char *what)
 {
-    /* LOOM_TC_TEST_FORM=tiles (or rows) runs one form's cases only: the
-     * sanitizer runs, which are slow, use it. */
-    const char *only = getenv("LOOM_TC_TEST_FORM");
-    if (only && strcmp(only, cb->form == TC_FORM_TILES ? "tiles" : "rows") != 0)
+    if (form_skipped(cb))
         return 0;
     const size_t es = tc_value_size(cb->vt);
     const int64_t ldx = n + ldx_extra, ldy = n;
@@ -537,8 +542,7 @@ static void test_nonfinite(void **state)
 static int run_chain(const host_csr *A, const struct combo *cb, const loomcu_tc_path *paths, int npaths,
                      const char *what)
 {
-    const char *only = getenv("LOOM_TC_TEST_FORM");
-    if (only && strcmp(only, cb->form == TC_FORM_TILES ? "tiles" : "rows") != 0)
+    if (form_skipped(cb))
         return 0;
     const int64_t n = 100, m = A->m; /* A is square: Y can be the next X */
     const size_t es = tc_value_size(cb->vt), bytes = es * (size_t)(m * n);
