@@ -23,7 +23,7 @@
  * Usage: gpu_bench [--data DIR] [--rmat LIST] [--n LIST] [--dtypes f32,f64]
  *                  [--max-n-large N] [--out PREFIX] [--limit K] [--budget-ms MS]
  *                  [--confirm R] [--only NAME,NAME..]  (real matrices whose file name holds one)
- *                  [--gpu-time]
+ *                  [--gpu-time] [--graph R]
  * --confirm R: after each (matrix, N, dtype), R rounds that time loom's best
  * design, auto's choice and cuSPARSE's best algorithm alternately; the
  * summary keeps each one's fastest figure (default 3; 0: none).  The first
@@ -35,6 +35,14 @@
  * runs: the figure is the GPU's time, without the host's work per call
  * (several us for cuSPARSE's SpMM: a large share of a 10-20 us case).
  * Without it each call starts on an idle GPU, as a lone call does.
+ * --graph R: the GPU time of a call in a chain of calls, as a program that
+ * runs several products in a row sees it (the layers of a GNN, the
+ * iterations of a solver): R calls back to back, captured as one CUDA
+ * graph on a stream of its own; each figure is the median over launches of
+ * the graph of its time / R.  Loom's kernels overlap the end of the kernel
+ * before them there (programmatic dependent launch); cuSPARSE's run as
+ * they do in any chain.  Host work per call is out of the figure, as with
+ * --gpu-time.
  * Environment: LOOM_BENCH_CONFIGS="STRATEGY;STRATEGY" times only those loom
  * strategies (no selectors): one design under a profiler.
  */
@@ -72,6 +80,7 @@ struct options {
     std::vector<std::string> only; /* only the real matrices whose name holds one of these */
     double budget_ms = 60;  /* timed runs per figure: about this long, 5..50 runs */
     bool gpu_time = false;  /* --gpu-time: a spin kernel ahead of each timed call */
+    int graph = 0;          /* --graph R: R calls a CUDA graph (0: off) */
     int confirm = 3;        /* rounds of the confirmation pass (bench_matrix) */
 };
 
@@ -218,10 +227,65 @@ static double host_us()
     return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
 }
 
-/* Median microseconds of fn() after warm-up; runs for about budget_ms. */
+/* --graph: the calls captured in a graph (0: off) and the stream every
+ * timed call runs on (else the default stream). */
+static int g_graph_calls = 0;
+static cudaStream_t g_st = 0;
+
+/* --graph: median microseconds of one call of fn() in graphs of
+ * g_graph_calls calls; about budget_ms of graph launches, 5..50 of them.
+ * NaN, with a note, where the calls cannot be captured. */
+template <typename F>
+static double time_graph(F fn, double budget_ms)
+{
+    static timer t;
+    for (int i = 0; i < 3; i++)
+        fn();
+    CU(cudaStreamSynchronize(g_st));
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    cudaError_t e = cudaStreamBeginCapture(g_st, cudaStreamCaptureModeThreadLocal);
+    if (e == cudaSuccess) {
+        for (int r = 0; r < g_graph_calls; r++)
+            fn();
+        e = cudaStreamEndCapture(g_st, &graph);
+    }
+    if (e == cudaSuccess)
+        e = cudaGraphInstantiate(&exec, graph, 0);
+    std::vector<float> ms;
+    for (int r = 0; e == cudaSuccess && r < 50; r++) {
+        /* the first launch is a warm-up of the graph itself, then at
+         * least 5 timed ones, as many as fit the budget */
+        if (r > 5 && ms.size() >= 5 && (r - 1) * ms[0] > budget_ms)
+            break;
+        float t_ms = 0;
+        if ((e = cudaEventRecord(t.a, g_st)) == cudaSuccess &&
+            (e = cudaGraphLaunch(exec, g_st)) == cudaSuccess &&
+            (e = cudaEventRecord(t.b, g_st)) == cudaSuccess &&
+            (e = cudaEventSynchronize(t.b)) == cudaSuccess &&
+            (e = cudaEventElapsedTime(&t_ms, t.a, t.b)) == cudaSuccess && r > 0)
+            ms.push_back(t_ms);
+    }
+    if (exec)
+        cudaGraphExecDestroy(exec);
+    if (graph)
+        cudaGraphDestroy(graph);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "# graph of %d calls failed: %s (NaN)\n", g_graph_calls, cudaGetErrorString(e));
+        cudaGetLastError();
+        return NAN;
+    }
+    std::sort(ms.begin(), ms.end());
+    return 1e3 * ms[ms.size() / 2] / g_graph_calls;
+}
+
+/* Median microseconds of fn() after warm-up; runs for about budget_ms.
+ * --graph: time_graph's figure instead. */
 template <typename F>
 static double time_median(F fn, double budget_ms)
 {
+    if (g_graph_calls > 0)
+        return time_graph(fn, budget_ms);
     static timer t;
     for (int i = 0; i < 3; i++)
         fn();
@@ -254,7 +318,7 @@ static double measure_bandwidth()
     CU(cudaMalloc(&a, bytes));
     CU(cudaMalloc(&b, bytes));
     CU(cudaMemset(a, 1, bytes));
-    double us = time_median([&] { CU(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice)); }, 200);
+    double us = time_median([&] { CU(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, g_st)); }, 200);
     cudaFree(a), cudaFree(b);
     return 2.0 * bytes / (us * 1e-6); /* read + write */
 }
@@ -767,6 +831,7 @@ int main(int argc, char **argv)
         else if (a == "--confirm") bad = (o.confirm = count_arg("--confirm", v, 0)) < 0, i++;
         else if (a == "--only") { o.only = split(v); i++; }
         else if (a == "--gpu-time") o.gpu_time = true;
+        else if (a == "--graph") bad = (o.graph = count_arg("--graph", v, 1)) < 0, i++;
         else bad = true;
         if (bad) {
             fprintf(stderr, "usage: see the comment at the top of gpu_bench.cu\n");
@@ -783,16 +848,34 @@ int main(int argc, char **argv)
         fprintf(stderr, "cusparseCreate failed\n");
         return 1;
     }
+    if (o.gpu_time && o.graph) {
+        fprintf(stderr, "gpu_bench: --gpu-time and --graph are two ways of timing; take one\n");
+        return 2;
+    }
     if (o.gpu_time)
         g_spin_ns = 100000;
+    if (o.graph) {
+        /* a blocking stream: ordered with the default stream's fills of X
+         * and Y around the timings */
+        CU(cudaStreamCreate(&g_st));
+        if (cusparseSetStream(handle, g_st) != CUSPARSE_STATUS_SUCCESS) {
+            fprintf(stderr, "cusparseSetStream failed\n");
+            return 1;
+        }
+        g_graph_calls = o.graph;
+    }
     /* tune must measure every problem: a scratch cache, cleared per plan */
     setenv("LOOM_TUNE_CACHE", (o.out + "_tune_cache.txt").c_str(), 1);
     double bw = measure_bandwidth();
     int cv = 0;
     cusparseGetVersion(handle, &cv);
+    char graph_note[96];
+    snprintf(graph_note, sizeof graph_note, "GPU time in a chain (--graph: %d calls a CUDA graph)", o.graph);
     printf("# device: %s, %d SMs, L2 %d MiB; measured copy bandwidth %.0f GB/s; cuSPARSE %d; %s\n",
            prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20, bw / 1e9, cv,
-           o.gpu_time ? "GPU time (--gpu-time: each call queued behind a 100 us spin)" : "each call from an idle GPU");
+           o.graph ? graph_note
+           : o.gpu_time ? "GPU time (--gpu-time: each call queued behind a 100 us spin)"
+                        : "each call from an idle GPU");
 
     row_out out;
     out.all = fopen((o.out + ".csv").c_str(), "w");
@@ -807,6 +890,8 @@ int main(int argc, char **argv)
                          "floor_us,loom_pct_floor,auto_us,loom_first_us,cusparse_first_us\n");
     loom_context *ctx;
     LM(loom_context_create(&ctx));
+    if (o.graph)
+        LM(loom_context_set_stream(ctx, g_st));
     totals tot;
 
     std::vector<std::string> files;
