@@ -12,8 +12,11 @@
  * generated shapes and random skewed matrices (one row of 5000 non-zeros,
  * many empty rows), and the plan-dependent walks each on inputs made to
  * take them (deep PR, lanes across warps, tile-major, EB + SR in narrow
- * slabs over an X of 600000 rows, EB + SR's segments in column order).  Streams, graphs, errors and device
- * memory exhaustion are test_cuda_api.c's.
+ * slabs over an X of 600000 rows, EB + SR's segments in column order), and
+ * chains of four calls on one stream with no host wait, each reading what
+ * the one before wrote (test_chained: the kernels overlap by programmatic
+ * dependent launch).  Streams, graphs, errors and device memory exhaustion
+ * are test_cuda_api.c's.
  *
  * No device (CI, a machine without a driver): exits 77 (SKIP) and says why.
  * LOOM_CUDA_TEST_QUICK=1 runs a subset (for compute-sanitizer, which is slow).
@@ -121,8 +124,24 @@ static void check_case(const loom_csr *A, const loom_csr *dA, const loom_strateg
     free(Y.data);
 }
 
-/* Every design x every N; lane width, chunk, layouts, padding, alpha/beta
- * and the speed-only techniques rotate with a counter. */
+/* Design `design` with case k's arithmetic parameters and techniques: lane
+ * width, chunk, VDL/CSC/tile-major and coarsening rotate with k. */
+static void rotated_strategy(int design, unsigned k, loom_strategy *s)
+{
+    CHECK(loom_strategy_design(design, s));
+    s->lanes = lanes_for(s, k);
+    if (s->kloop == LOOM_K_PR)
+        s->chunk = s->lanes * pr_chunk_multiples[(k / 2) % COUNT(pr_chunk_multiples)];
+    else
+        s->chunk = sr_chunks[(k / 2) % COUNT(sr_chunks)];
+    static const unsigned techs[] = {0, LOOM_TECH_VDL, LOOM_TECH_CSC, LOOM_TECH_VDL | LOOM_TECH_CSC,
+                                     LOOM_TECH_VDL | LOOM_TECH_CSC | LOOM_TECH_TILE_MAJOR};
+    s->techniques = techs[(k / 3) % COUNT(techs)];
+    s->coarsen = (k % 7 == 3) ? (int)(1 + k % 4) : 0;
+}
+
+/* Every design x every N; the strategy's parameters (rotated_strategy),
+ * layouts, padding and alpha/beta rotate with a counter. */
 static void sweep(const loom_csr *A, const char *what, uint64_t seed)
 {
     loom_csr *dA = NULL;
@@ -133,17 +152,7 @@ static void sweep(const loom_csr *A, const char *what, uint64_t seed)
     for (int design = 0; design < LOOM_DESIGN_COUNT; design++) {
         for (size_t ni = 0; ni < n_count; ni++, k++) {
             loom_strategy s;
-            CHECK(loom_strategy_design(design, &s));
-            s.lanes = lanes_for(&s, k);
-            if (s.kloop == LOOM_K_PR)
-                s.chunk = s.lanes * pr_chunk_multiples[(k / 2) % COUNT(pr_chunk_multiples)];
-            else
-                s.chunk = sr_chunks[(k / 2) % COUNT(sr_chunks)];
-            static const unsigned techs[] = {0, LOOM_TECH_VDL, LOOM_TECH_CSC,
-                                             LOOM_TECH_VDL | LOOM_TECH_CSC,
-                                             LOOM_TECH_VDL | LOOM_TECH_CSC | LOOM_TECH_TILE_MAJOR};
-            s.techniques = techs[(k / 3) % COUNT(techs)];
-            s.coarsen = (k % 7 == 3) ? (int)(1 + k % 4) : 0;
+            rotated_strategy(design, k, &s);
             loom_layout xl = (k & 1) ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR;
             loom_layout yl = (k & 2) ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR;
             int64_t pad = (k % 3 == 0) ? 3 : (k % 3 == 1) ? 1 : 0;
@@ -669,6 +678,110 @@ static void test_vector32(void **state)
     }
 }
 
+/* Four calls in a row on one stream with no host wait between them, each
+ * reading what the call before wrote (Y with beta != 0, Y as the next X)
+ * or overwriting what it read: Y = A X; Y = A X + Y; Z = A Y;
+ * Y = -0.75 A Z + 0.5 Y.  Every kernel may be placed on the GPU while the
+ * one before it ends (programmatic dependent launch, spmm_common.cuh), and
+ * must wait for it before it touches memory: a read too early or a write
+ * too soon shows here as differing bits.  The four steps run four designs
+ * (first_design and the next three, with rotated parameters), so kernels
+ * of different families follow each other.  Against the same chain on the
+ * reference, memcmp of Y and Z. */
+static void chain_case(const loom_csr *A, const loom_csr *dA, int64_t n, int first_design, uint64_t seed)
+{
+    int64_t m, cols, nnz;
+    loom_dtype dtype;
+    CHECK(loom_csr_info(A, &m, &cols, &nnz, &dtype, NULL));
+    assert_int_equal(m, cols); /* Y is the next call's X */
+    loom_dense X, Y, Z, Yref, Zref, dX, dY, dZ;
+    dense_make(&X, m, n, LOOM_ROW_MAJOR, dtype, 1);
+    dense_make(&Y, m, n, LOOM_ROW_MAJOR, dtype, 1);
+    dense_make(&Z, m, n, LOOM_ROW_MAJOR, dtype, 1);
+    dense_make(&Yref, m, n, LOOM_ROW_MAJOR, dtype, 1);
+    dense_make(&Zref, m, n, LOOM_ROW_MAJOR, dtype, 1);
+    dense_poison(&X);
+    CHECK(loom_dense_fill_random(&X, seed));
+    dense_poison(&Yref); /* the first and third steps must not read Y or Z */
+    dense_poison(&Zref);
+    dense_to_device(ctx, &X, &dX);
+    dense_to_device(ctx, &Yref, &dY);
+    dense_to_device(ctx, &Zref, &dZ);
+
+    const struct {
+        const loom_dense *hin, *din;
+        loom_dense *hout, *dout;
+        double alpha, beta;
+    } step[4] = {{&X, &dX, &Yref, &dY, 1.0, 0.0},
+                 {&X, &dX, &Yref, &dY, 1.0, 1.0},
+                 {&Yref, &dY, &Zref, &dZ, 1.0, 0.0},
+                 {&Zref, &dZ, &Yref, &dY, -0.75, 0.5}};
+    loom_strategy s[4];
+    for (int i = 0; i < 4; i++)
+        rotated_strategy((first_design + i) % LOOM_DESIGN_COUNT, (unsigned)(seed + i), &s[i]);
+
+    /* The device chain first (its plans made before any call, so that the
+     * calls follow each other with no host wait), then the reference's on
+     * the host buffers, which the device steps read from their copies. */
+    cudaStream_t st;
+    assert_int_equal(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), cudaSuccess);
+    CHECK(loom_context_set_stream(ctx, st));
+    loom_plan *plan[4] = {NULL, NULL, NULL, NULL};
+    for (int i = 0; i < 4; i++)
+        CHECK(fixed_plan(ctx, LOOM_BACKEND_CUDA, dA, &s[i], step[i].din, step[i].dout, &plan[i]));
+    for (int i = 0; i < 4; i++)
+        CHECK(loom_spmm_execute(plan[i], step[i].alpha, step[i].din, step[i].beta, step[i].dout));
+    assert_int_equal(cudaStreamSynchronize(st), cudaSuccess);
+    for (int i = 0; i < 4; i++)
+        CHECK(loom_plan_destroy(&plan[i]));
+    CHECK(loom_context_set_stream(ctx, NULL));
+    assert_int_equal(cudaStreamDestroy(st), cudaSuccess);
+    dense_to_host(ctx, &dY, &Y);
+    dense_to_host(ctx, &dZ, &Z);
+    for (int i = 0; i < 4; i++)
+        run(LOOM_BACKEND_REFERENCE, A, &s[i], step[i].alpha, step[i].hin, step[i].beta, step[i].hout, 0);
+
+    const loom_dense *got[2] = {&Y, &Z}, *want[2] = {&Yref, &Zref};
+    for (int o = 0; o < 2; o++)
+        if (memcmp(got[o]->data, want[o]->data, dense_bytes(got[o])) != 0) {
+            char names[4][64];
+            for (int i = 0; i < 4; i++)
+                loom_strategy_format(&s[i], names[i], sizeof names[i]);
+            loom_compare_result cmp;
+            loom_dense_compare(got[o], want[o], &cmp);
+            fail_msg("chain of 4 calls (%s; %s; %s; %s) %s N=%lld: %s differs in %lld elements, first "
+                     "(%lld, %lld): cuda %.17g reference %.17g",
+                     names[0], names[1], names[2], names[3], loom_dtype_name(dtype), (long long)n,
+                     o ? "Z" : "Y", (long long)cmp.differing, (long long)cmp.first_row,
+                     (long long)cmp.first_col, cmp.first_a, cmp.first_b);
+        }
+    cases_run += 4;
+    CHECK(loom_dense_free(ctx, &dX));
+    CHECK(loom_dense_free(ctx, &dY));
+    CHECK(loom_dense_free(ctx, &dZ));
+    free(X.data);
+    free(Y.data);
+    free(Z.data);
+    free(Yref.data);
+    free(Zref.data);
+}
+
+static void test_chained(void **state)
+{
+    (void)state;
+    static const int64_t ns[] = {1, 3, 4, 64, 257};
+    for (int d = 0; d < 2; d++) {
+        /* square; one row of 1800 non-zeros across many EB chunks; 30% empty rows */
+        loom_csr *A = skewed_matrix(ctx, (loom_dtype)d, 2400, 2400, 5, 1800, 30, 77 + d);
+        loom_csr *dA = NULL;
+        CHECK(loom_csr_copy(ctx, A, LOOM_MEMORY_DEVICE, &dA));
+        for (size_t ni = 0; ni < COUNT(ns); ni++)
+            for (int first = 0; first < LOOM_DESIGN_COUNT; first += quick ? 4 : 1)
+                chain_case(A, dA, ns[ni], first, 900 + 37 * ni + first);
+        destroy_both(&A, &dA);
+    }
+}
+
 /* No non-zeros at all, under every design. */
 static void test_empty_matrix(void **state)
 {
@@ -698,6 +811,7 @@ int main(void)
     quick = getenv("LOOM_CUDA_TEST_QUICK") && atoi(getenv("LOOM_CUDA_TEST_QUICK")) != 0;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_empty_matrix),
+        cmocka_unit_test(test_chained),
         cmocka_unit_test(test_skewed_random),
         cmocka_unit_test(test_large_narrow),
         cmocka_unit_test(test_narrow_sweep),

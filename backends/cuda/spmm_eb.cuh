@@ -87,6 +87,7 @@ template <typename T, int G, int V>
 __global__ void eb_sr_kernel(operands<T> p, eb_state<T> eb, bool csc)
 {
     let_dependent_start(); /* eb_fixup_kernel follows */
+    wait_for_previous_grid(); /* before any memory access (spmm_common.cuh) */
     const int64_t chunk = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / G;
     if (chunk >= eb.chunks)
         return;
@@ -193,6 +194,7 @@ template <typename T, int G, int V>
 __global__ void __launch_bounds__(256, 2) eb_sr_wide_kernel(operands<T> p, eb_state<T> eb)
 {
     let_dependent_start(); /* eb_fixup_kernel follows */
+    wait_for_previous_grid(); /* before any memory access (spmm_common.cuh) */
     typedef arith<T> A;
     const int U = (G == 32 && V == 4) ? 4 : walk_unroll<T, G, V>::U; /* no spills at G = 32, V = 4 */
     const int64_t chunk = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / G;
@@ -285,6 +287,7 @@ template <typename T, int W, int V>
 __global__ void eb_pr_kernel(operands<T> p, eb_state<T> eb)
 {
     let_dependent_start(); /* eb_fixup_kernel follows */
+    wait_for_previous_grid(); /* before any memory access (spmm_common.cuh) */
     typedef arith<T> A;
     const int64_t chunk = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / W;
     if (chunk >= eb.chunks)

@@ -27,10 +27,20 @@ namespace loomcu {
 
 static const int block_threads = 256;
 
-/* Launch kernel k, blocks x block_threads on stream st, as the dependent
- * of the kernel before it there (launch_after_previous, pdl.cuh): the
- * fix-ups after their walks.  k waits for that kernel itself
- * (wait_for_previous_grid). */
+/* Launch walk kernel k (grid x block_threads) on stream st, allowed to be
+ * placed while the kernel before it there ends (launch_after_previous,
+ * pdl.cuh; k waits for that kernel first thing: spmm_common.cuh).  The
+ * caller reads the launch's status with cudaGetLastError(), which holds
+ * any runtime call's error, as it did for the <<<>>> launches this
+ * replaced. */
+template <typename... Params, typename... Args>
+static void launch_walk(void (*k)(Params...), dim3 grid, cudaStream_t st, const Args &...args)
+{
+    launch_after_previous(k, grid, dim3(block_threads), 0, st, args...);
+}
+
+/* The fix-ups after their walks: blocks x block_threads, the status
+ * returned. */
 template <typename... Params, typename... Args>
 static cudaError_t launch_dependent(void (*k)(Params...), int64_t blocks, cudaStream_t st,
                                     const Args &...args)
@@ -128,27 +138,27 @@ static operands<T> make_operands(const loomcu_problem *p)
 /* Each family as a functor with run<G or W, V>(), so one switch serves all. */
 template <typename T> struct rb_sr_family {
     operands<T> p; dim3 grid; cudaStream_t st; bool csc;
-    template <int G, int V> void run() const { rb_sr_kernel<T, G, V><<<grid, block_threads, 0, st>>>(p, csc); }
+    template <int G, int V> void run() const { launch_walk(rb_sr_kernel<T, G, V>, grid, st, p, csc); }
 };
 template <typename T> struct rb_pr_family {
     operands<T> p; dim3 grid; cudaStream_t st; bool deep;
     template <int W, int V> void run() const
     {
         if constexpr (W > 32)
-            rb_pr_warps_kernel<T, W, V><<<grid, block_threads, 0, st>>>(p);
+            launch_walk(rb_pr_warps_kernel<T, W, V>, grid, st, p);
         else if (deep)
-            rb_pr_kernel<T, W, V, true><<<grid, block_threads, 0, st>>>(p);
+            launch_walk(rb_pr_kernel<T, W, V, true>, grid, st, p);
         else
-            rb_pr_kernel<T, W, V, false><<<grid, block_threads, 0, st>>>(p);
+            launch_walk(rb_pr_kernel<T, W, V, false>, grid, st, p);
     }
 };
 template <typename T> struct eb_sr_family {
     operands<T> p; eb_state<T> eb; dim3 grid; cudaStream_t st; bool csc;
-    template <int G, int V> void run() const { eb_sr_kernel<T, G, V><<<grid, block_threads, 0, st>>>(p, eb, csc); }
+    template <int G, int V> void run() const { launch_walk(eb_sr_kernel<T, G, V>, grid, st, p, eb, csc); }
 };
 template <typename T> struct eb_pr_family {
     operands<T> p; eb_state<T> eb; dim3 grid; cudaStream_t st;
-    template <int W, int V> void run() const { eb_pr_kernel<T, W, V><<<grid, block_threads, 0, st>>>(p, eb); }
+    template <int W, int V> void run() const { launch_walk(eb_pr_kernel<T, W, V>, grid, st, p, eb); }
 };
 
 template <typename T, int G, typename F>
@@ -166,14 +176,14 @@ static void with_v(int V, const F &f)
 
 template <typename T> struct rb_sr_wide_family {
     operands<T> p; dim3 grid; cudaStream_t st;
-    template <int G, int V> void run() const { rb_sr_wide_kernel<T, G, V><<<grid, block_threads, 0, st>>>(p); }
+    template <int G, int V> void run() const { launch_walk(rb_sr_wide_kernel<T, G, V>, grid, st, p); }
 };
 template <typename T> struct rb_sr_binned_family {
     operands<T> p; row_bins_view bins; unsigned blocks; cudaStream_t st;
     template <int G, int V> void run() const
     {
         if constexpr (G * V >= 8)
-            rb_sr_binned_kernel<T, G, V><<<blocks, block_threads, 0, st>>>(p, bins);
+            launch_walk(rb_sr_binned_kernel<T, G, V>, blocks, st, p, bins);
     }
 };
 
@@ -210,7 +220,7 @@ template <typename T> struct eb_sr_segments_family {
     template <int G, int V> void run() const
     {
         if constexpr (G * V >= 8)
-            eb_sr_segments_kernel<T, G, V><<<blocks, block_threads, 0, st>>>(p, segs);
+            launch_walk(eb_sr_segments_kernel<T, G, V>, blocks, st, p, segs);
     }
 };
 
@@ -235,7 +245,7 @@ static void launch_binned(const operands<T> &p, const loomcu_row_bins *b, int G,
 }
 template <typename T> struct eb_sr_wide_family {
     operands<T> p; eb_state<T> eb; dim3 grid; cudaStream_t st;
-    template <int G, int V> void run() const { eb_sr_wide_kernel<T, G, V><<<grid, block_threads, 0, st>>>(p, eb); }
+    template <int G, int V> void run() const { launch_walk(eb_sr_wide_kernel<T, G, V>, grid, st, p, eb); }
 };
 
 /* The N = 1 walks: long rows (pieces) get a warp each, the others a thread. */
@@ -254,7 +264,7 @@ static cudaError_t launch_n1_binned(const operands<T> &p, const loomcu_row_bins 
     v.long_blocks = narrow_blocks(b->n_long, narrow_long_lanes);
     v.tile_major = false; /* one column: no tiles */
     const int64_t blocks = v.long_blocks + narrow_blocks(b->n_short, narrow_short_lanes);
-    rb_sr_n1_binned_kernel<T><<<(unsigned)(blocks > 0 ? blocks : 1), block_threads, 0, st>>>(p, v);
+    launch_walk(rb_sr_n1_binned_kernel<T>, dim3((unsigned)(blocks > 0 ? blocks : 1)), st, p, v);
     return cudaGetLastError();
 }
 
@@ -271,8 +281,7 @@ static cudaError_t launch_ktile(const operands<T> &p, int64_t k, cudaStream_t st
 {
     typedef ktile_shape<T> S;
     const dim3 grid((unsigned)((p.m + S::rows - 1) / S::rows), (unsigned)((p.n + S::TW - 1) / S::TW));
-    rb_sr_ktile_kernel<T><<<grid, S::rows * 32, S::smem, st>>>(p, k);
-    return cudaGetLastError();
+    return launch_after_previous(rb_sr_ktile_kernel<T>, grid, dim3(S::rows * 32), S::smem, st, p, k);
 }
 
 /* EB + SR as segments (eb_sr_segments_kernel), slab by slab of columns:
@@ -315,14 +324,14 @@ static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segment
             const int64_t nb = v.long_blocks + v.short_blocks + narrow_blocks(v.sweep_rows, 1);
             const unsigned g = (unsigned)(nb > 0 ? nb : 1);
             if (wide)
-                eb_sr_narrow_segments_kernel<T, 1, wide_lanes, wide_batches>
-                    <<<g, block_threads, 0, st>>>(p, v, false);
+                launch_walk(eb_sr_narrow_segments_kernel<T, 1, wide_lanes, wide_batches>, g, st, p, v,
+                            false);
             else if (p.n == 1)
-                eb_sr_narrow_segments_kernel<T, 1><<<g, block_threads, 0, st>>>(p, v, false);
+                launch_walk(eb_sr_narrow_segments_kernel<T, 1>, g, st, p, v, false);
             else if (p.n == 2)
-                eb_sr_narrow_segments_kernel<T, 2><<<g, block_threads, 0, st>>>(p, v, vec);
+                launch_walk(eb_sr_narrow_segments_kernel<T, 2>, g, st, p, v, vec);
             else /* N = 3 too: a fourth column of +0, never stored */
-                eb_sr_narrow_segments_kernel<T, 4><<<g, block_threads, 0, st>>>(p, v, vec);
+                launch_walk(eb_sr_narrow_segments_kernel<T, 4>, g, st, p, v, vec);
         } else {
             eb_sr_segments_family<T> f = {p, v, (unsigned)(blocks > 0 ? blocks : 1), st};
             with_segments_gv<T>(G, V, f);
@@ -455,7 +464,7 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
         dim3 grid = grid_for(p.m, 1, p.n, 1, s);
         if (grid.y == 1 && s->nloop == LOOM_N_CM)
             grid.y = 1;
-        zero_rows_kernel<T><<<grid, block_threads, 0, st>>>(p);
+        launch_walk(zero_rows_kernel<T>, grid, st, p);
         return cudaGetLastError();
     }
     if (s->mloop == LOOM_M_RB) {
