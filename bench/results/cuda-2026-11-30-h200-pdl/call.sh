@@ -51,6 +51,15 @@ for r in $(seq 1 "${ROUNDS:-0}"); do
         echo "$v$r rc=$? at $(el)s"; tail -n 6 $O/$v${r}_stdout.txt | head -4
     done
 done
+# CHUNKS: T's EB + SR at N = 1 on email-Enron with these chunks (comma
+# list), as chains (call 8)
+if [ -n "${CHUNKS:-}" ]; then
+    cfg=""; for c in ${CHUNKS//,/ }; do cfg="$cfg${cfg:+;}eb-rm-sr:chunk=$c,vdl,csc"; done
+    (cd /tmp/$T && LOOM_BENCH_CONFIGS="$cfg" timeout 100 ./bench/gpu_bench --data $BD --only email-Enron \
+        --rmat , --n 1 --dtypes f32 --budget-ms 4 --confirm 0 --graph ${GRAPH:-20} --out $O/chunks \
+        > $O/chunks_stdout.txt 2>&1; echo "chunks rc=$?")
+    cut -d, -f1,5-9 $O/chunks.csv
+fi
 gzip -f $O/*.log $O/*.csv 2>/dev/null
 mkdir -p $OUT && tar czf $OUT/$TAG.tgz -C /tmp $TAG
 echo "done at $(el)s"
