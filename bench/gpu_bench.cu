@@ -67,6 +67,7 @@
 #include <vector>
 
 #include "gpu_check.h"
+#include "graph_calls.h"
 #include "loom.h"
 
 struct options {
@@ -242,16 +243,8 @@ static double time_graph(F fn, double budget_ms)
     for (int i = 0; i < 3; i++)
         fn();
     CU(cudaStreamSynchronize(g_st));
-    cudaGraph_t graph = nullptr;
     cudaGraphExec_t exec = nullptr;
-    cudaError_t e = cudaStreamBeginCapture(g_st, cudaStreamCaptureModeThreadLocal);
-    if (e == cudaSuccess) {
-        for (int r = 0; r < g_graph_calls; r++)
-            fn();
-        e = cudaStreamEndCapture(g_st, &graph);
-    }
-    if (e == cudaSuccess)
-        e = cudaGraphInstantiate(&exec, graph, 0);
+    cudaError_t e = capture_calls(g_st, g_graph_calls, fn, &exec);
     std::vector<float> ms;
     for (int r = 0; e == cudaSuccess && r < 50; r++) {
         /* the first launch is a warm-up of the graph itself, then at
@@ -268,8 +261,6 @@ static double time_graph(F fn, double budget_ms)
     }
     if (exec)
         cudaGraphExecDestroy(exec);
-    if (graph)
-        cudaGraphDestroy(graph);
     if (e != cudaSuccess) {
         fprintf(stderr, "# graph of %d calls failed: %s (NaN)\n", g_graph_calls, cudaGetErrorString(e));
         cudaGetLastError();

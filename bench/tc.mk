@@ -16,7 +16,8 @@ bench/tc_probe: $(srcdir)/bench/tc_probe.cu $(srcdir)/reference/tc_model.c $(loo
 		-o $@ $(srcdir)/bench/tc_probe.cu $(srcdir)/reference/tc_model.c > bench/tc_probe.ptxas.log 2>&1 \
 		|| { cat bench/tc_probe.ptxas.log; exit 1; }
 
-bench/tc_bench: $(srcdir)/bench/tc_bench.cu $(srcdir)/bench/gpu_check.h $(srcdir)/reference/tc_model.c $(loomtc_headers) \
+bench/tc_bench: $(srcdir)/bench/tc_bench.cu $(srcdir)/bench/gpu_check.h $(srcdir)/bench/graph_calls.h \
+		$(srcdir)/reference/tc_model.c $(loomtc_headers) \
 		backends/cuda/tc_spmm.lo backends/cuda/tc_tiles.lo backends/cuda/spmm_f32.lo
 	@$(MKDIR_P) $(@D)
 	$(AM_V_GEN)$(NVCC) $(NVCC_ARCH_FLAGS) -std=c++17 -O2 $(loomtc_host_c) $(loomtc_nvcc_includes) \

@@ -63,6 +63,7 @@
 #include "tc_round.h"
 #include "tc_spmm.h"
 #include "gpu_check.h"
+#include "graph_calls.h"
 #include "select_tc.h"
 #ifndef LOOM_TC_BENCH_NO_CUDACORE
 #include "cuda_kernels.h"
@@ -174,18 +175,10 @@ template <typename F> static double time_ms(F f, int reps)
     f();
     /* --graph: the reps calls captured as one graph, launched once a batch
      * (NaN where a method's calls cannot be captured) */
-    cudaGraph_t graph = NULL;
     cudaGraphExec_t exec = NULL;
     if (g_graph) {
         CU(cudaStreamSynchronize(g_st));
-        cudaError_t e = cudaStreamBeginCapture(g_st, cudaStreamCaptureModeThreadLocal);
-        if (e == cudaSuccess) {
-            for (int r = 0; r < reps; r++)
-                f();
-            e = cudaStreamEndCapture(g_st, &graph);
-        }
-        if (e == cudaSuccess)
-            e = cudaGraphInstantiate(&exec, graph, 0);
+        cudaError_t e = capture_calls(g_st, reps, f, &exec);
         if (e == cudaSuccess)
             e = cudaGraphLaunch(exec, g_st); /* a warm-up of the graph itself */
         if (e == cudaSuccess)
@@ -194,8 +187,6 @@ template <typename F> static double time_ms(F f, int reps)
             printf("(graph capture failed: %s; NaN)\n", cudaGetErrorString(e));
             if (exec)
                 cudaGraphExecDestroy(exec);
-            if (graph)
-                cudaGraphDestroy(graph);
             cudaGetLastError();
             return NAN;
         }
@@ -219,10 +210,8 @@ template <typename F> static double time_ms(F f, int reps)
     }
     cudaEventDestroy(a);
     cudaEventDestroy(b);
-    if (g_graph) {
+    if (exec)
         cudaGraphExecDestroy(exec);
-        cudaGraphDestroy(graph);
-    }
     CU(cudaGetLastError());
     std::sort(t.begin(), t.end());
     return t[t.size() / 2];

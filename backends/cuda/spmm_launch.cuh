@@ -27,26 +27,16 @@ namespace loomcu {
 
 static const int block_threads = 256;
 
-/* Launch walk kernel k (grid x block_threads) on stream st, allowed to be
+/* Launch kernel k (grid x block_threads) on stream st, allowed to be
  * placed while the kernel before it there ends (launch_after_previous,
  * pdl.cuh; k waits for that kernel first thing: spmm_common.cuh).  The
- * caller reads the launch's status with cudaGetLastError(), which holds
- * any runtime call's error, as it did for the <<<>>> launches this
- * replaced. */
+ * launch's status; the walk families' run(), which return nothing, leave
+ * it to their caller's cudaGetLastError(), which holds any runtime call's
+ * error. */
 template <typename... Params, typename... Args>
-static void launch_walk(void (*k)(Params...), dim3 grid, cudaStream_t st, const Args &...args)
+static cudaError_t launch_kernel(void (*k)(Params...), dim3 grid, cudaStream_t st, const Args &...args)
 {
-    launch_after_previous(k, grid, dim3(block_threads), 0, st, args...);
-}
-
-/* The fix-ups after their walks: blocks x block_threads, the status
- * returned. */
-template <typename... Params, typename... Args>
-static cudaError_t launch_dependent(void (*k)(Params...), int64_t blocks, cudaStream_t st,
-                                    const Args &...args)
-{
-    return launch_after_previous(k, dim3((unsigned)(blocks > 0 ? blocks : 1)), dim3(block_threads), 0, st,
-                                 args...);
+    return launch_after_previous(k, grid, dim3(block_threads), 0, st, args...);
 }
 
 static int floor_pow2(int v)
@@ -138,27 +128,27 @@ static operands<T> make_operands(const loomcu_problem *p)
 /* Each family as a functor with run<G or W, V>(), so one switch serves all. */
 template <typename T> struct rb_sr_family {
     operands<T> p; dim3 grid; cudaStream_t st; bool csc;
-    template <int G, int V> void run() const { launch_walk(rb_sr_kernel<T, G, V>, grid, st, p, csc); }
+    template <int G, int V> void run() const { launch_kernel(rb_sr_kernel<T, G, V>, grid, st, p, csc); }
 };
 template <typename T> struct rb_pr_family {
     operands<T> p; dim3 grid; cudaStream_t st; bool deep;
     template <int W, int V> void run() const
     {
         if constexpr (W > 32)
-            launch_walk(rb_pr_warps_kernel<T, W, V>, grid, st, p);
+            launch_kernel(rb_pr_warps_kernel<T, W, V>, grid, st, p);
         else if (deep)
-            launch_walk(rb_pr_kernel<T, W, V, true>, grid, st, p);
+            launch_kernel(rb_pr_kernel<T, W, V, true>, grid, st, p);
         else
-            launch_walk(rb_pr_kernel<T, W, V, false>, grid, st, p);
+            launch_kernel(rb_pr_kernel<T, W, V, false>, grid, st, p);
     }
 };
 template <typename T> struct eb_sr_family {
     operands<T> p; eb_state<T> eb; dim3 grid; cudaStream_t st; bool csc;
-    template <int G, int V> void run() const { launch_walk(eb_sr_kernel<T, G, V>, grid, st, p, eb, csc); }
+    template <int G, int V> void run() const { launch_kernel(eb_sr_kernel<T, G, V>, grid, st, p, eb, csc); }
 };
 template <typename T> struct eb_pr_family {
     operands<T> p; eb_state<T> eb; dim3 grid; cudaStream_t st;
-    template <int W, int V> void run() const { launch_walk(eb_pr_kernel<T, W, V>, grid, st, p, eb); }
+    template <int W, int V> void run() const { launch_kernel(eb_pr_kernel<T, W, V>, grid, st, p, eb); }
 };
 
 template <typename T, int G, typename F>
@@ -176,14 +166,14 @@ static void with_v(int V, const F &f)
 
 template <typename T> struct rb_sr_wide_family {
     operands<T> p; dim3 grid; cudaStream_t st;
-    template <int G, int V> void run() const { launch_walk(rb_sr_wide_kernel<T, G, V>, grid, st, p); }
+    template <int G, int V> void run() const { launch_kernel(rb_sr_wide_kernel<T, G, V>, grid, st, p); }
 };
 template <typename T> struct rb_sr_binned_family {
     operands<T> p; row_bins_view bins; unsigned blocks; cudaStream_t st;
     template <int G, int V> void run() const
     {
         if constexpr (G * V >= 8)
-            launch_walk(rb_sr_binned_kernel<T, G, V>, blocks, st, p, bins);
+            launch_kernel(rb_sr_binned_kernel<T, G, V>, blocks, st, p, bins);
     }
 };
 
@@ -220,7 +210,7 @@ template <typename T> struct eb_sr_segments_family {
     template <int G, int V> void run() const
     {
         if constexpr (G * V >= 8)
-            launch_walk(eb_sr_segments_kernel<T, G, V>, blocks, st, p, segs);
+            launch_kernel(eb_sr_segments_kernel<T, G, V>, blocks, st, p, segs);
     }
 };
 
@@ -245,7 +235,7 @@ static void launch_binned(const operands<T> &p, const loomcu_row_bins *b, int G,
 }
 template <typename T> struct eb_sr_wide_family {
     operands<T> p; eb_state<T> eb; dim3 grid; cudaStream_t st;
-    template <int G, int V> void run() const { launch_walk(eb_sr_wide_kernel<T, G, V>, grid, st, p, eb); }
+    template <int G, int V> void run() const { launch_kernel(eb_sr_wide_kernel<T, G, V>, grid, st, p, eb); }
 };
 
 /* The N = 1 walks: long rows (pieces) get a warp each, the others a thread. */
@@ -264,8 +254,7 @@ static cudaError_t launch_n1_binned(const operands<T> &p, const loomcu_row_bins 
     v.long_blocks = narrow_blocks(b->n_long, narrow_long_lanes);
     v.tile_major = false; /* one column: no tiles */
     const int64_t blocks = v.long_blocks + narrow_blocks(b->n_short, narrow_short_lanes);
-    launch_walk(rb_sr_n1_binned_kernel<T>, dim3((unsigned)(blocks > 0 ? blocks : 1)), st, p, v);
-    return cudaGetLastError();
+    return launch_kernel(rb_sr_n1_binned_kernel<T>, dim3((unsigned)(blocks > 0 ? blocks : 1)), st, p, v);
 }
 
 /* RB + SR in K-tiles (spmm_rb_ktile.cuh): 32 rows x TW columns a block. */
@@ -324,14 +313,14 @@ static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segment
             const int64_t nb = v.long_blocks + v.short_blocks + narrow_blocks(v.sweep_rows, 1);
             const unsigned g = (unsigned)(nb > 0 ? nb : 1);
             if (wide)
-                launch_walk(eb_sr_narrow_segments_kernel<T, 1, wide_lanes, wide_batches>, g, st, p, v,
+                launch_kernel(eb_sr_narrow_segments_kernel<T, 1, wide_lanes, wide_batches>, g, st, p, v,
                             false);
             else if (p.n == 1)
-                launch_walk(eb_sr_narrow_segments_kernel<T, 1>, g, st, p, v, false);
+                launch_kernel(eb_sr_narrow_segments_kernel<T, 1>, g, st, p, v, false);
             else if (p.n == 2)
-                launch_walk(eb_sr_narrow_segments_kernel<T, 2>, g, st, p, v, vec);
+                launch_kernel(eb_sr_narrow_segments_kernel<T, 2>, g, st, p, v, vec);
             else /* N = 3 too: a fourth column of +0, never stored */
-                launch_walk(eb_sr_narrow_segments_kernel<T, 4>, g, st, p, v, vec);
+                launch_kernel(eb_sr_narrow_segments_kernel<T, 4>, g, st, p, v, vec);
         } else {
             eb_sr_segments_family<T> f = {p, v, (unsigned)(blocks > 0 ? blocks : 1), st};
             with_segments_gv<T>(G, V, f);
@@ -346,10 +335,9 @@ static cudaError_t launch_segments(const operands<T> &p, const loomcu_eb_segment
             const int64_t threads = sg->n_fix * (vec ? width / Vf : width);
             const int64_t fix_blocks = (threads + block_threads - 1) / block_threads;
             const int64_t *fr = sg->fix_row, *f0 = sg->fix_slot0;
-            e = vec ? launch_dependent(eb_segments_fixup_kernel<T, Vf>, fix_blocks, st, p, v, fr, f0,
-                                       sg->n_fix)
-                    : launch_dependent(eb_segments_fixup_kernel<T, 1>, fix_blocks, st, p, v, fr, f0,
-                                       sg->n_fix);
+            const dim3 g((unsigned)fix_blocks);
+            e = vec ? launch_kernel(eb_segments_fixup_kernel<T, Vf>, g, st, p, v, fr, f0, sg->n_fix)
+                    : launch_kernel(eb_segments_fixup_kernel<T, 1>, g, st, p, v, fr, f0, sg->n_fix);
             if (e != cudaSuccess)
                 return e;
         }
@@ -464,8 +452,7 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
         dim3 grid = grid_for(p.m, 1, p.n, 1, s);
         if (grid.y == 1 && s->nloop == LOOM_N_CM)
             grid.y = 1;
-        launch_walk(zero_rows_kernel<T>, grid, st, p);
-        return cudaGetLastError();
+        return launch_kernel(zero_rows_kernel<T>, grid, st, p);
     }
     if (s->mloop == LOOM_M_RB) {
         if (sr && G >= 4 && bins && G * V >= 8 && bins->n_long + bins->n_short == p.m) {
@@ -510,8 +497,8 @@ static cudaError_t launch_spmm(const loomcu_problem *pr, const loom_strategy *s,
         if (e != cudaSuccess)
             return e;
         const int64_t fix_threads = eb.chunks * eb.slab_w;
-        e = launch_dependent(eb_fixup_kernel<T>, (fix_threads + block_threads - 1) / block_threads, st, p,
-                             eb);
+        const dim3 g((unsigned)((fix_threads + block_threads - 1) / block_threads));
+        e = launch_kernel(eb_fixup_kernel<T>, g, st, p, eb);
         if (e != cudaSuccess)
             return e;
     }
