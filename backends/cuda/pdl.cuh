@@ -42,6 +42,17 @@ static __device__ __forceinline__ void wait_for_previous_grid()
 #endif
 }
 
+/* The start of a kernel launched with launch_after_previous: the kernel
+ * after it may be placed as soon as all of this one's blocks have started
+ * (early) or only as they end, and this one waits for the kernel before it,
+ * before touching memory. */
+static __device__ __forceinline__ void start_after_previous(bool early)
+{
+    if (early)
+        let_dependent_start();
+    wait_for_previous_grid();
+}
+
 /* Whether kernel k's code on the current device has the waits above: its
  * PTX is for sm_90 or later.  Asked once a device (a translation unit's
  * kernels share one build, so the first kernel asked answers for all). */

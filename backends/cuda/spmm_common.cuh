@@ -37,11 +37,12 @@ template <> struct arith<double> {
 /* Every kernel of a call is launched by programmatic dependent launch
  * (pdl.cuh, launch_after_previous): it may be placed on the GPU while the
  * kernel before it on the stream ends - the previous call's last kernel,
- * or this call's walk - and it calls wait_for_previous_grid() first thing,
- * before it reads A, X or Y or writes anything.  A walk followed by its
- * fix-up calls let_dependent_start() as it begins, so that once its last
- * blocks are placed the fix-up can be placed too, beside them; the other
- * kernels let the next one be placed only as they end.  What is saved is
+ * or this call's walk - and it waits for that kernel first thing
+ * (start_after_previous), before it reads A, X or Y or writes anything.  A
+ * walk followed by its fix-up (start_after_previous(true)) lets the fix-up
+ * be placed as soon as its own last blocks are, beside them; the other
+ * kernels let the next one be placed only as they end; the fix-ups wait
+ * only once they know they have work (their own comments).  What is saved is
  * a launch gap a call; no operation moves.  Measured as chains of 20 calls
  * (CUDA graphs, H200, f32, 37 real matrices and R-MAT 1e6-1e7, N = 1-512,
  * bench/results/cuda-2026-11-30-h200-pdl): 1.06x over plain launches in

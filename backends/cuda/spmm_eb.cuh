@@ -86,8 +86,7 @@ __device__ __forceinline__ int64_t chunk_last_row(const operands<T> &p, const eb
 template <typename T, int G, int V>
 __global__ void eb_sr_kernel(operands<T> p, eb_state<T> eb, bool csc)
 {
-    let_dependent_start(); /* eb_fixup_kernel follows */
-    wait_for_previous_grid(); /* before any memory access (spmm_common.cuh) */
+    start_after_previous(true); /* eb_fixup_kernel follows (spmm_common.cuh) */
     const int64_t chunk = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / G;
     if (chunk >= eb.chunks)
         return;
@@ -193,8 +192,7 @@ __device__ __forceinline__ void finish_empty_slice(const operands<T> &p, int64_t
 template <typename T, int G, int V>
 __global__ void __launch_bounds__(256, 2) eb_sr_wide_kernel(operands<T> p, eb_state<T> eb)
 {
-    let_dependent_start(); /* eb_fixup_kernel follows */
-    wait_for_previous_grid(); /* before any memory access (spmm_common.cuh) */
+    start_after_previous(true); /* eb_fixup_kernel follows (spmm_common.cuh) */
     typedef arith<T> A;
     const int U = (G == 32 && V == 4) ? 4 : walk_unroll<T, G, V>::U; /* no spills at G = 32, V = 4 */
     const int64_t chunk = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / G;
@@ -286,8 +284,7 @@ __global__ void __launch_bounds__(256, 2) eb_sr_wide_kernel(operands<T> p, eb_st
 template <typename T, int W, int V>
 __global__ void eb_pr_kernel(operands<T> p, eb_state<T> eb)
 {
-    let_dependent_start(); /* eb_fixup_kernel follows */
-    wait_for_previous_grid(); /* before any memory access (spmm_common.cuh) */
+    start_after_previous(true); /* eb_fixup_kernel follows (spmm_common.cuh) */
     typedef arith<T> A;
     const int64_t chunk = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / W;
     if (chunk >= eb.chunks)

@@ -104,8 +104,7 @@ __device__ __forceinline__ void segment_piece(const operands<T> &p, const segmen
 template <typename T, int G, int V>
 __global__ void __launch_bounds__(256, 4) eb_sr_segments_kernel(operands<T> p, segments_view<T> s)
 {
-    let_dependent_start(); /* eb_segments_fixup_kernel follows */
-    wait_for_previous_grid(); /* before any memory access (spmm_common.cuh) */
+    start_after_previous(true); /* eb_segments_fixup_kernel follows (spmm_common.cuh) */
     typedef binned_shape<T, G, V> S;
     const int64_t width = slab_width(p, s);
     if ((int64_t)blockIdx.x < s.long_blocks) {
@@ -490,8 +489,7 @@ __device__ __forceinline__ void narrow_swept_row(const operands<T> &p, const seg
 template <typename T, int V, int GL = deep_lanes, int GD = deep_batches>
 __global__ void __launch_bounds__(256) eb_sr_narrow_segments_kernel(operands<T> p, segments_view<T> s, bool vec)
 {
-    let_dependent_start(); /* eb_segments_fixup_kernel follows */
-    wait_for_previous_grid(); /* before any memory access (spmm_common.cuh) */
+    start_after_previous(true); /* eb_segments_fixup_kernel follows (spmm_common.cuh) */
     const int64_t sweep0 = s.long_blocks + s.short_blocks;
     if ((int64_t)blockIdx.x >= sweep0) {
         narrow_swept_row<T, V>(p, s, ((int64_t)blockIdx.x - sweep0) * blockDim.x + threadIdx.x, vec,

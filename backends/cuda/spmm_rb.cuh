@@ -97,7 +97,7 @@ __device__ __forceinline__ void sr_segment(const operands<T> &p, int64_t b, int6
 template <typename T, int G, int V>
 __global__ void rb_sr_kernel(operands<T> p, bool csc)
 {
-    wait_for_previous_grid(); /* before any memory access (spmm_common.cuh) */
+    start_after_previous(false); /* spmm_common.cuh */
     const int64_t row = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / G;
     if (row >= p.m)
         return; /* whole groups leave together: G divides the block */
@@ -222,7 +222,7 @@ template <typename T, int G, int V>
 __global__ void __launch_bounds__(256, (rb_wide_shape<T, G, V>::blocks))
 rb_sr_wide_kernel(operands<T> p)
 {
-    wait_for_previous_grid(); /* before any memory access (spmm_common.cuh) */
+    start_after_previous(false); /* spmm_common.cuh */
     const int64_t row = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / G;
     if (row >= p.m)
         return; /* whole groups leave together: G divides the block */
@@ -303,7 +303,7 @@ struct row_bins_view {
 template <typename T, int G, int V>
 __global__ void __launch_bounds__(256, 3) rb_sr_binned_kernel(operands<T> p, row_bins_view bins)
 {
-    wait_for_previous_grid(); /* before any memory access (spmm_common.cuh) */
+    start_after_previous(false); /* spmm_common.cuh */
     typedef binned_shape<T, G, V> S;
     if ((int64_t)blockIdx.x < bins.long_blocks) {
         const int64_t tiles = (p.n + S::GL - 1) / S::GL;
@@ -408,7 +408,7 @@ static const int narrow_long_lanes = 32, narrow_short_lanes = 1;
 template <typename T>
 __global__ void __launch_bounds__(256) rb_sr_n1_binned_kernel(operands<T> p, row_bins_view bins)
 {
-    wait_for_previous_grid(); /* before any memory access (spmm_common.cuh) */
+    start_after_previous(false); /* spmm_common.cuh */
     const bool is_long = (int64_t)blockIdx.x < bins.long_blocks;
     const int G = is_long ? narrow_long_lanes : narrow_short_lanes;
     const int64_t block = is_long ? blockIdx.x : blockIdx.x - bins.long_blocks;
@@ -487,7 +487,7 @@ __device__ __forceinline__ void pr_share_deep(const operands<T> &p, int64_t j, i
 template <typename T, int W, int V, bool DEEP>
 __global__ void rb_pr_kernel(operands<T> p)
 {
-    wait_for_previous_grid(); /* before any memory access (spmm_common.cuh) */
+    start_after_previous(false); /* spmm_common.cuh */
     typedef arith<T> A;
     const int64_t row = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / W;
     if (row >= p.m)
@@ -534,7 +534,7 @@ __global__ void rb_pr_kernel(operands<T> p)
 template <typename T, int W, int V>
 __global__ void __launch_bounds__(256) rb_pr_warps_kernel(operands<T> p)
 {
-    wait_for_previous_grid(); /* before any memory access (spmm_common.cuh) */
+    start_after_previous(false); /* spmm_common.cuh */
     static_assert(W > 32 && W <= 256 && 256 % W == 0, "lanes across warps of a 256-thread block");
     typedef arith<T> A;
     const int Q = W / 32; /* warps a row */
@@ -591,7 +591,7 @@ __global__ void __launch_bounds__(256) rb_pr_warps_kernel(operands<T> p)
 template <typename T>
 __global__ void zero_rows_kernel(operands<T> p)
 {
-    wait_for_previous_grid(); /* before any memory access (spmm_common.cuh) */
+    start_after_previous(false); /* spmm_common.cuh */
     const int64_t row = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (row >= p.m)
         return;

@@ -103,7 +103,7 @@ __device__ __forceinline__ void ktile_x(const T *q, T (&o)[V])
 template <typename T>
 __global__ void __launch_bounds__(1024, 1) rb_sr_ktile_kernel(operands<T> p, int64_t k)
 {
-    wait_for_previous_grid(); /* before any memory access (spmm_common.cuh) */
+    start_after_previous(false); /* spmm_common.cuh */
     typedef ktile_shape<T> S;
     typedef arith<T> A;
     extern __shared__ __align__(16) unsigned char ktile_smem[];

@@ -123,15 +123,6 @@
 #define LOOMTC_EARLY_TRIGGER_MAX_K 512
 #endif
 
-/* The start of both rows-form kernels: the next call's blocks may be placed
- * now where K allows (above), and this kernel waits here (pdl.cuh). */
-__device__ __forceinline__ void start_after_previous(int64_t k)
-{
-    if (k <= LOOMTC_EARLY_TRIGGER_MAX_K)
-        let_dependent_start();
-    wait_for_previous_grid();
-}
-
 /* Shared-memory ring per warp, bytes: the pipeline depth is as many slots as
  * fit (2 to 4).  A tuning knob, not part of the arithmetic. */
 #ifndef LOOMTC_RING_BYTES
@@ -737,7 +728,7 @@ __global__ void __launch_bounds__(THREADS, (slot_shape<VT, PREC, KS>::MIN_BLOCKS
     extern __shared__ __align__(16) unsigned char smem[];
     T *ring = reinterpret_cast<T *>(smem);
     float *red = reinterpret_cast<float *>(smem + WARPS * sh::STAGES * sh::BYTES);
-    start_after_previous(p.k);
+    start_after_previous(p.k <= LOOMTC_EARLY_TRIGGER_MAX_K);
     const int64_t b = blockIdx.x;
     /* the bin is uniform over the block, so the barriers inside stay legal */
     if (b < bn.block_start[1])
@@ -1308,7 +1299,7 @@ __global__ void __launch_bounds__(RX_THREADS, 1) tc_resident_kernel(rx_params p,
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int stride = p.chunks * RX_WARPS;
     const int first = blockIdx.x + p.chunks * warp;
-    start_after_previous(p.k);
+    start_after_previous(p.k <= LOOMTC_EARLY_TRIGGER_MAX_K);
     for (int s = blockIdx.y; s < p.strips; s += gridDim.y) {
         const int64_t n0 = (int64_t)s * W;
         /* the strip, K rows of W columns, plus the zero row K */

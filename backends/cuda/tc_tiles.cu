@@ -383,8 +383,7 @@ template <int VT, bool PIPE> __global__ void __launch_bounds__(THREADS, PIPE ? 2
      * than in session 47, 1.03x where K > 512, while the peers' times moved
      * 0.3% (H200, bench/results/tc/run-2026-11-30-h200-s48).  This one
      * waits here (pdl.cuh). */
-    let_dependent_start();
-    wait_for_previous_grid();
+    start_after_previous(true);
 
     /* this lane's scatter row (LPR lanes of one warp per row) */
     const int arow_i = tid / LPR, li = tid % LPR;
