@@ -768,8 +768,11 @@ static double number_arg(const char *opt, const std::string &v, double lo, bool 
     const double x = strtod(v.c_str(), &end);
     if (v.empty() || *end || errno || !(x >= lo) || !std::isfinite(x) ||
         (whole && (x != std::floor(x) || x > INT32_MAX))) {
-        fprintf(stderr, "gpu_bench: %s takes a %s >= %g, not '%s'\n", opt, whole ? "whole number" : "number",
-                lo, v.c_str());
+        if (whole)
+            fprintf(stderr, "gpu_bench: %s takes a whole number from %g to %d, not '%s'\n", opt, lo, INT32_MAX,
+                    v.c_str());
+        else
+            fprintf(stderr, "gpu_bench: %s takes a number >= %g, not '%s'\n", opt, lo, v.c_str());
         return -1;
     }
     return x;
