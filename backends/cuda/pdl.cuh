@@ -24,6 +24,8 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include <atomic>
+
 /* Let the kernel after this one in the stream (launched with
  * launch_after_previous) be placed as soon as this block has started. */
 static __device__ __forceinline__ void let_dependent_start()
@@ -59,21 +61,25 @@ static __device__ __forceinline__ void start_after_previous(bool early)
 static inline bool pdl_compiled_in(const void *k)
 {
     constexpr int MAX_DEVICES = 64;
-    static signed char known[MAX_DEVICES]; /* 0: not asked; 1 yes; -1 no */
+    /* 0: not asked; 1 yes; -1 no.  Atomic because host threads may launch
+     * at once; two that both ask store the same answer. */
+    static std::atomic<signed char> known[MAX_DEVICES];
     int dev = 0;
     if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= MAX_DEVICES) {
         cudaGetLastError();
         return false;
     }
-    if (known[dev] == 0) {
+    signed char answer = known[dev].load(std::memory_order_relaxed);
+    if (answer == 0) {
         cudaFuncAttributes fa;
         if (cudaFuncGetAttributes(&fa, k) != cudaSuccess) {
             cudaGetLastError();
             return false; /* the launch itself will report the cause */
         }
-        known[dev] = fa.ptxVersion >= 90 ? 1 : -1;
+        answer = fa.ptxVersion >= 90 ? 1 : -1;
+        known[dev].store(answer, std::memory_order_relaxed);
     }
-    return known[dev] > 0;
+    return answer > 0;
 }
 
 /* Launch kernel k (grid x block threads, smem bytes of dynamic shared
