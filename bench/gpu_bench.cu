@@ -784,6 +784,11 @@ static int count_arg(const char *opt, const std::string &v, int lo)
     return (int)number_arg(opt, v, lo, true);
 }
 
+static const char usage[] =
+    "usage: gpu_bench [--data DIR] [--rmat E,...] [--n N,...] [--dtypes f32,f64] [--max-n-large N]\n"
+    "                 [--out PREFIX] [--limit K] [--budget-ms MS] [--confirm R] [--only NAME,...]\n"
+    "                 [--gpu-time | --graph R]   (see gpu_bench(1))\n";
+
 int main(int argc, char **argv)
 {
     options o;
@@ -826,9 +831,15 @@ int main(int argc, char **argv)
         else if (a == "--only") { o.only = split(v); i++; }
         else if (a == "--gpu-time") o.gpu_time = true;
         else if (a == "--graph") bad = (o.graph = count_arg("--graph", v, 1)) < 0, i++;
-        else bad = true;
+        else if (a == "--help" || a == "-h") {
+            fputs(usage, stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "gpu_bench: unknown option '%s'\n", a.c_str());
+            bad = true;
+        }
         if (bad) {
-            fprintf(stderr, "usage: see the comment at the top of gpu_bench.cu\n");
+            fputs(usage, stderr);
             return 2;
         }
     }
