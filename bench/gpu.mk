@@ -4,7 +4,7 @@
 # cuSPARSE and cuBLAS (CUDA_BENCH_LIBS).  bench/run_gpu_bench.sh runs it and
 # keeps the results and the command in bench/results/.
 EXTRA_DIST += bench/gpu_bench.cu bench/plot_gpu.py bench/run_gpu_bench.sh bench/plan_cost.cu \
-	bench/gpu_check.h bench/graph_calls.h
+	bench/gpu_check.h bench/graph_calls.h bench/bench_args.h
 
 if LOOM_HAVE_CUDA
 gpu_bench_program = bench/gpu_bench$(EXEEXT)
@@ -12,7 +12,8 @@ gpu_bench_program = bench/gpu_bench$(EXEEXT)
 loom_gpu_bench_build = $(NVCC) $(NVCC_ARCH_FLAGS) -std=c++17 -O3 -I$(top_srcdir)/include -o $@ \
 	$< lib/.libs/libloom.so $(CUDA_BENCH_LIBS) -Xlinker -rpath -Xlinker $(abs_top_builddir)/lib/.libs
 
-bench/gpu_bench$(EXEEXT): $(srcdir)/bench/gpu_bench.cu $(srcdir)/bench/gpu_check.h $(srcdir)/bench/graph_calls.h lib/libloom.la
+bench/gpu_bench$(EXEEXT): $(srcdir)/bench/gpu_bench.cu $(srcdir)/bench/gpu_check.h $(srcdir)/bench/graph_calls.h \
+		$(srcdir)/bench/bench_args.h lib/libloom.la
 	@$(MKDIR_P) bench
 	$(AM_V_GEN)$(loom_gpu_bench_build)
 CLEANFILES += bench/gpu_bench$(EXEEXT)

@@ -66,6 +66,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_args.h"
 #include "gpu_check.h"
 #include "graph_calls.h"
 #include "loom.h"
@@ -84,21 +85,6 @@ struct options {
     int graph = 0;          /* --graph R: R calls a CUDA graph (0: off) */
     int confirm = 3;        /* rounds of the confirmation pass (bench_matrix) */
 };
-
-static std::vector<std::string> split(const std::string &s)
-{
-    std::vector<std::string> r;
-    size_t p = 0;
-    while (p <= s.size()) {
-        size_t q = s.find(',', p);
-        if (q == std::string::npos)
-            q = s.size();
-        if (q > p)
-            r.push_back(s.substr(p, q - p));
-        p = q + 1;
-    }
-    return r;
-}
 
 /* ---------------------------------------------------------------- R-MAT */
 
@@ -758,32 +744,6 @@ static void bench_matrix(loom_context *ctx, const std::string &name, loom_csr *A
     loom_csr_destroy(&A);
 }
 
-/* The number given to option opt: at least lo and, where whole, a whole
- * number up to INT32_MAX; or -1 after a message that names the option and
- * the value. */
-static double number_arg(const char *opt, const std::string &v, double lo, bool whole = false)
-{
-    char *end = nullptr;
-    errno = 0;
-    const double x = strtod(v.c_str(), &end);
-    if (v.empty() || *end || errno || !(x >= lo) || !std::isfinite(x) ||
-        (whole && (x != std::floor(x) || x > INT32_MAX))) {
-        if (whole)
-            fprintf(stderr, "gpu_bench: %s takes a whole number from %g to %d, not '%s'\n", opt, lo, INT32_MAX,
-                    v.c_str());
-        else
-            fprintf(stderr, "gpu_bench: %s takes a number >= %g, not '%s'\n", opt, lo, v.c_str());
-        return -1;
-    }
-    return x;
-}
-
-/* number_arg's whole numbers, as an int (-1 after the message). */
-static int count_arg(const char *opt, const std::string &v, int lo)
-{
-    return (int)number_arg(opt, v, lo, true);
-}
-
 static const char usage[] =
     "usage: gpu_bench [--data DIR] [--rmat E,...] [--n N,...] [--dtypes f32,f64] [--max-n-large N]\n"
     "                 [--out PREFIX] [--limit K] [--budget-ms MS] [--confirm R] [--only NAME,...]\n"
@@ -792,23 +752,30 @@ static const char usage[] =
 int main(int argc, char **argv)
 {
     options o;
+    static const char *const with_value[] = {"--data", "--rmat", "--n", "--dtypes", "--max-n-large", "--out",
+                                             "--limit", "--budget-ms", "--confirm", "--only", "--graph", NULL};
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : "";
-        bool bad = false; /* an unknown option, or a value that is not one */
-        if (a == "--data") o.data = v, i++;
+        bool bad = false; /* an unknown option, a missing value, or a value that is not one */
+        if (lacks_value("gpu_bench", a, with_value, i + 1 >= argc)) bad = true;
+        else if (a == "--data") o.data = v, i++;
         else if (a == "--rmat") {
             o.rmat.clear(); /* '' asks for none */
             for (auto &s : split(v))
-                o.rmat.push_back(number_arg("--rmat", s, 1));
+                o.rmat.push_back(number_arg("gpu_bench", "--rmat", s, 1));
             bad = std::count(o.rmat.begin(), o.rmat.end(), -1.0) > 0;
             i++;
         }
         else if (a == "--n") {
             o.ns.clear();
             for (auto &s : split(v))
-                o.ns.push_back(count_arg("--n", s, 1));
-            bad = o.ns.empty() || std::count(o.ns.begin(), o.ns.end(), -1) > 0;
+                o.ns.push_back(count_arg("gpu_bench", "--n", s, 1));
+            bad = std::count(o.ns.begin(), o.ns.end(), -1) > 0;
+            if (o.ns.empty()) {
+                fprintf(stderr, "gpu_bench: --n takes whole numbers >= 1, comma-separated, not '%s'\n", v);
+                bad = true;
+            }
             i++;
         } else if (a == "--dtypes") {
             o.dtypes.clear();
@@ -820,17 +787,20 @@ int main(int argc, char **argv)
                     bad = true;
                 }
             }
-            bad = bad || o.dtypes.empty();
+            if (o.dtypes.empty() && !bad) {
+                fprintf(stderr, "gpu_bench: --dtypes takes f32 and f64, not '%s'\n", v);
+                bad = true;
+            }
             i++;
         }
-        else if (a == "--max-n-large") bad = (o.max_n_large = count_arg("--max-n-large", v, 1)) < 0, i++;
+        else if (a == "--max-n-large") bad = (o.max_n_large = count_arg("gpu_bench", "--max-n-large", v, 1)) < 0, i++;
         else if (a == "--out") o.out = v, i++;
-        else if (a == "--limit") bad = (o.limit = count_arg("--limit", v, 0)) < 0, i++;
-        else if (a == "--budget-ms") bad = (o.budget_ms = number_arg("--budget-ms", v, 0.001)) < 0, i++;
-        else if (a == "--confirm") bad = (o.confirm = count_arg("--confirm", v, 0)) < 0, i++;
+        else if (a == "--limit") bad = (o.limit = count_arg("gpu_bench", "--limit", v, 0)) < 0, i++;
+        else if (a == "--budget-ms") bad = (o.budget_ms = number_arg("gpu_bench", "--budget-ms", v, 0.001)) < 0, i++;
+        else if (a == "--confirm") bad = (o.confirm = count_arg("gpu_bench", "--confirm", v, 0)) < 0, i++;
         else if (a == "--only") { o.only = split(v); i++; }
         else if (a == "--gpu-time") o.gpu_time = true;
-        else if (a == "--graph") bad = (o.graph = count_arg("--graph", v, 1)) < 0, i++;
+        else if (a == "--graph") bad = (o.graph = count_arg("gpu_bench", "--graph", v, 1)) < 0, i++;
         else if (a == "--help" || a == "-h") {
             fputs(usage, stdout);
             return 0;

@@ -16,7 +16,7 @@ bench/tc_probe: $(srcdir)/bench/tc_probe.cu $(srcdir)/reference/tc_model.c $(loo
 		-o $@ $(srcdir)/bench/tc_probe.cu $(srcdir)/reference/tc_model.c > bench/tc_probe.ptxas.log 2>&1 \
 		|| { cat bench/tc_probe.ptxas.log; exit 1; }
 
-bench/tc_bench: $(srcdir)/bench/tc_bench.cu $(srcdir)/bench/gpu_check.h $(srcdir)/bench/graph_calls.h \
+bench/tc_bench: $(srcdir)/bench/tc_bench.cu $(srcdir)/bench/gpu_check.h $(srcdir)/bench/graph_calls.h $(srcdir)/bench/bench_args.h \
 		$(srcdir)/reference/tc_model.c $(loomtc_headers) \
 		backends/cuda/tc_spmm.lo backends/cuda/tc_tiles.lo backends/cuda/spmm_f32.lo
 	@$(MKDIR_P) $(@D)

@@ -62,6 +62,7 @@
 #include "tc_model.h"
 #include "tc_round.h"
 #include "tc_spmm.h"
+#include "bench_args.h"
 #include "gpu_check.h"
 #include "graph_calls.h"
 #include "select_tc.h"
@@ -311,6 +312,10 @@ static double geomean(const std::vector<double> &v)
     return exp(s / v.size());
 }
 
+static const char usage[] =
+    "usage: tc_bench [--dlmc DIR | --smtx DIR] [--n 64,128,256,512] [--reps R] [--batches B]\n"
+    "                [--limit L] [--budget SECONDS] [--csv FILE] [--only-tc] [--graph]   (see tc_bench(1))\n";
+
 int main(int argc, char **argv)
 {
     std::string dlmc;
@@ -320,44 +325,57 @@ int main(int argc, char **argv)
     const char *csv_path = NULL;
     bool only_tc = false;
     std::string other; /* --smtx DIR: its .smtx files instead of DLMC's */
+    const char *me = "tc_bench";
+    static const char *const with_value[] = {"--dlmc", "--reps", "--batches", "--limit", "--budget",
+                                             "--csv", "--smtx", "--n", NULL};
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
-        if (a == "--dlmc" && i + 1 < argc)
-            dlmc = argv[++i];
-        else if (a == "--reps" && i + 1 < argc)
-            reps = atoi(argv[++i]);
-        else if (a == "--batches" && i + 1 < argc)
-            g_batches = atoi(argv[++i]);
-        else if (a == "--limit" && i + 1 < argc)
-            limit = atoi(argv[++i]);
-        else if (a == "--budget" && i + 1 < argc)
-            budget = atof(argv[++i]);
-        else if (a == "--csv" && i + 1 < argc)
-            csv_path = argv[++i];
-        else if (a == "--only-tc")
-            only_tc = true;
-        else if (a == "--graph")
-            g_graph = true;
-        else if (a == "--smtx" && i + 1 < argc)
-            other = argv[++i];
-        else if (a == "--n" && i + 1 < argc) {
+        const char *v = i + 1 < argc ? argv[i + 1] : "";
+        bool bad = false; /* an unknown option, a missing value, or a value that is not one */
+        if (lacks_value(me, a, with_value, i + 1 >= argc)) bad = true;
+        else if (a == "--dlmc") dlmc = v, i++;
+        else if (a == "--reps") bad = (reps = count_arg(me, "--reps", v, 1)) < 0, i++;
+        else if (a == "--batches") bad = (g_batches = count_arg(me, "--batches", v, 1)) < 0, i++;
+        else if (a == "--limit") bad = (limit = count_arg(me, "--limit", v, 1)) < 0, i++;
+        else if (a == "--budget") bad = (budget = number_arg(me, "--budget", v, 0)) < 0, i++;
+        else if (a == "--csv") csv_path = v, i++;
+        else if (a == "--only-tc") only_tc = true;
+        else if (a == "--graph") g_graph = true;
+        else if (a == "--smtx") other = v, i++;
+        else if (a == "--n") {
             ns.clear();
-            for (char *t = strtok(argv[++i], ","); t; t = strtok(NULL, ","))
-                ns.push_back(atoll(t));
+            for (auto &t : split(v)) {
+                ns.push_back(count_arg(me, "--n", t, 1));
+                bad = bad || ns.back() < 0;
+            }
+            if (ns.empty()) {
+                fprintf(stderr, "tc_bench: --n takes whole numbers >= 1, comma-separated, not '%s'\n", v);
+                bad = true;
+            }
+            i++;
+        } else if (a == "--help" || a == "-h") {
+            fputs(usage, stdout);
+            return 0;
         } else {
-            fprintf(stderr, "usage: tc_bench [--dlmc DIR] [--n 64,128,256,512] [--reps R] [--batches B] [--limit L] "
-                            "[--budget S] [--csv FILE] [--only-tc] [--smtx DIR] [--graph]\n");
+            fprintf(stderr, "tc_bench: unknown option '%s'\n", a.c_str());
+            bad = true;
+        }
+        if (bad) {
+            fputs(usage, stderr);
             return 2;
         }
     }
     if (dlmc.empty()) {
         const char *cands[] = {getenv("LOOM_DLMC"), "../shared/data/dlmc", "shared/data/dlmc",
                                "/work/shared/data/dlmc"};
-        for (const char *c : cands)
-            if (c && opendir(c)) {
+        for (const char *c : cands) {
+            DIR *d = c ? opendir(c) : NULL;
+            if (d) {
+                closedir(d);
                 dlmc = c;
                 break;
             }
+        }
     }
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
@@ -366,10 +384,6 @@ int main(int argc, char **argv)
     }
     cudaDeviceProp prop;
     CU(cudaGetDeviceProperties(&prop, 0));
-    if (reps < 1 || g_batches < 1) {
-        fprintf(stderr, "tc_bench: --reps and --batches take a positive count\n");
-        return 2;
-    }
     int64_t device_max_k = 0, device_max_k_narrow = 0; /* the "auto" column picks as a plan on this device would */
     CU(loomcu_tc_resident_max_k(&device_max_k, &device_max_k_narrow));
     const loom__tc_bounds bounds = loom__tc_resident_bounds(device_max_k, device_max_k_narrow);
