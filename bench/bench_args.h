@@ -15,19 +15,19 @@
 #include <vector>
 
 /* The number program's option opt was given as v: at least lo and, where
- * whole, a whole number up to INT32_MAX; or -1 after a message on standard
- * error naming the option and the value. */
+ * whole, a whole number up to hi; or -1 after a message on standard error
+ * naming the option and the value. */
 static double number_arg(const char *program, const char *opt, const std::string &v, double lo,
-                         bool whole = false)
+                         bool whole = false, int hi = INT32_MAX)
 {
     char *end = nullptr;
     errno = 0;
     const double x = strtod(v.c_str(), &end);
     if (v.empty() || *end || errno || !(x >= lo) || !std::isfinite(x) ||
-        (whole && (x != std::floor(x) || x > INT32_MAX))) {
+        (whole && (x != std::floor(x) || x > hi))) {
         if (whole)
-            fprintf(stderr, "%s: %s takes a whole number from %g to %d, not '%s'\n", program, opt, lo,
-                    INT32_MAX, v.c_str());
+            fprintf(stderr, "%s: %s takes a whole number from %g to %d, not '%s'\n", program, opt, lo, hi,
+                    v.c_str());
         else
             fprintf(stderr, "%s: %s takes a number >= %g, not '%s'\n", program, opt, lo, v.c_str());
         return -1;
@@ -35,10 +35,10 @@ static double number_arg(const char *program, const char *opt, const std::string
     return x;
 }
 
-/* number_arg's whole numbers, as an int (-1 after the message). */
-static int count_arg(const char *program, const char *opt, const std::string &v, int lo)
+/* number_arg's whole numbers, lo to hi, as an int (-1 after the message). */
+static int count_arg(const char *program, const char *opt, const std::string &v, int lo, int hi = INT32_MAX)
 {
-    return (int)number_arg(program, opt, v, lo, true);
+    return (int)number_arg(program, opt, v, lo, true, hi);
 }
 
 /* Whether option a is one of names (a list ending in NULL), the options

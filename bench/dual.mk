@@ -26,7 +26,7 @@ endif
 # dual backend's device files in (backends/cuda/dual.mk lists them), with
 # the library's contract flags; whole operations go through libloom.
 if LOOM_HAVE_CUDA
-bench/dual_gpu_bench$(EXEEXT): $(srcdir)/bench/dual_gpu_bench.cu $(srcdir)/bench/gpu_check.h lib/libloom.la \
+bench/dual_gpu_bench$(EXEEXT): $(srcdir)/bench/dual_gpu_bench.cu $(srcdir)/bench/gpu_check.h $(srcdir)/bench/bench_args.h lib/libloom.la \
 		$(dual_cuda_sources) $(dual_cuda_headers)
 	@$(MKDIR_P) bench
 	$(AM_V_GEN)$(NVCC) $(NVCC_ARCH_FLAGS) -std=c++17 -O3 --fmad=false -ftz=false \

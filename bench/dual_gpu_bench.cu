@@ -50,6 +50,7 @@
 #include <cstring>
 #include <vector>
 
+#include "bench_args.h"
 #include "gpu_check.h"
 
 static uint64_t rng = 0x1234567;
@@ -673,46 +674,59 @@ static void table_iii(loom_context *ctx, int reps, int conv_reps, double w_spars
     loom_bitmap_destroy(&W);
 }
 
+static const char usage[] =
+    "usage: dual_gpu_bench [--size N] [--reps R] [--conv-reps R] [--w-sparsity S] [--sparsity S]\n"
+    "                      [--csv FILE] [--conv-csv FILE] [--no-spgemm] [--no-conv]   (see dual_gpu_bench(1))\n";
+
 int main(int argc, char **argv)
 {
     int n = 4096, reps = 7, conv_reps = 20, im_reps = 200;
     double w_sparsity = 0.75, only = -1;
     bool do_spgemm = true, do_conv = true;
     const char *csv_path = nullptr, *conv_csv_path = nullptr;
+    const char *me = "dual_gpu_bench";
+    static const char *const with_value[] = {"--size", "--reps", "--conv-reps", "--w-sparsity", "--sparsity",
+                                             "--csv", "--conv-csv", NULL};
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--size") && i + 1 < argc)
-            n = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
-            reps = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--conv-reps") && i + 1 < argc)
-            conv_reps = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--w-sparsity") && i + 1 < argc)
-            w_sparsity = atof(argv[++i]);
-        else if (!strcmp(argv[i], "--sparsity") && i + 1 < argc) {
-            if (!parse_level(argv[++i], &only)) {
+        const std::string a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : "";
+        bool bad = false; /* an unknown option, a missing value, or a value that is not one */
+        if (lacks_value(me, a, with_value, i + 1 >= argc)) bad = true;
+        else if (a == "--size") /* n * n elements are indexed by int */
+            bad = (n = count_arg(me, "--size", v, 1, 46340)) < 0, i++;
+        else if (a == "--reps") bad = (reps = count_arg(me, "--reps", v, 1)) < 0, i++;
+        else if (a == "--conv-reps") bad = (conv_reps = count_arg(me, "--conv-reps", v, 1)) < 0, i++;
+        else if (a == "--w-sparsity") {
+            w_sparsity = number_arg(me, "--w-sparsity", v, 0);
+            if (w_sparsity >= 1) {
+                fprintf(stderr, "%s: --w-sparsity takes a fraction below 1, not '%s'\n", me, v);
+                w_sparsity = -1;
+            }
+            bad = w_sparsity < 0, i++;
+        } else if (a == "--sparsity") {
+            if (!parse_level(v, &only)) {
                 fprintf(stderr, "%s: --sparsity %s: not one of the sweep's levels (0, 0.5, 0.75, "
                                 "0.8, 0.9, 0.95, 0.99, 0.999)\n",
-                        argv[0], argv[i]);
-                return 2;
+                        me, v);
+                bad = true;
             }
-        } else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
-            csv_path = argv[++i];
-        else if (!strcmp(argv[i], "--conv-csv") && i + 1 < argc)
-            conv_csv_path = argv[++i];
-        else if (!strcmp(argv[i], "--no-spgemm"))
-            do_spgemm = false;
-        else if (!strcmp(argv[i], "--no-conv"))
-            do_conv = false;
-        else {
-            fprintf(stderr,
-                    "usage: %s [--size N] [--reps R] [--conv-reps R] [--w-sparsity S] [--sparsity S] "
-                    "[--csv FILE] [--conv-csv FILE] [--no-spgemm] [--no-conv]\n",
-                    argv[0]);
+            i++;
+        } else if (a == "--csv") csv_path = v, i++;
+        else if (a == "--conv-csv") conv_csv_path = v, i++;
+        else if (a == "--no-spgemm") do_spgemm = false;
+        else if (a == "--no-conv") do_conv = false;
+        else if (a == "--help" || a == "-h") {
+            fputs(usage, stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "%s: unknown option '%s'\n", me, a.c_str());
+            bad = true;
+        }
+        if (bad) {
+            fputs(usage, stderr);
             return 2;
         }
     }
-    reps = std::max(reps, 1);
-    conv_reps = std::max(conv_reps, 1);
     loom_context *ctx;
     LM(loom_context_create(&ctx));
     if (loom_backend_available(LOOM_BACKEND_CUDA) != LOOM_SUCCESS) {

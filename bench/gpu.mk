@@ -19,7 +19,7 @@ bench/gpu_bench$(EXEEXT): $(srcdir)/bench/gpu_bench.cu $(srcdir)/bench/gpu_check
 CLEANFILES += bench/gpu_bench$(EXEEXT)
 
 # plan_cost: where a CUDA plan's creation time goes (tune's cost, issue #6).
-bench/plan_cost$(EXEEXT): $(srcdir)/bench/plan_cost.cu $(srcdir)/bench/gpu_check.h lib/libloom.la
+bench/plan_cost$(EXEEXT): $(srcdir)/bench/plan_cost.cu $(srcdir)/bench/gpu_check.h $(srcdir)/bench/bench_args.h lib/libloom.la
 	@$(MKDIR_P) bench
 	$(AM_V_GEN)$(loom_gpu_bench_build)
 CLEANFILES += bench/plan_cost$(EXEEXT)

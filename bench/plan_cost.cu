@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_args.h"
 #include "gpu_check.h"
 #include "loom.h"
 
@@ -153,17 +154,38 @@ static void one_problem(loom_context *ctx, const char *name, const loom_csr *A, 
     CU(cudaFree(y));
 }
 
+static const char usage[] = "usage: plan_cost [--n N,...] FILE.mtx[.gz]...   (see plan_cost(1))\n";
+
 int main(int argc, char **argv)
 {
     std::vector<int> ns = {1, 16, 256};
     std::vector<std::string> files;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--n") && i + 1 < argc) {
+        const std::string a = argv[i];
+        bool bad = false; /* an unknown option, a missing value, or a value that is not one */
+        if (a == "--n" && i + 1 < argc) {
             ns.clear();
-            for (char *t = strtok(argv[++i], ","); t; t = strtok(nullptr, ","))
-                ns.push_back(atoi(t));
+            for (auto &t : split(argv[++i])) {
+                ns.push_back(count_arg("plan_cost", "--n", t, 1));
+                bad = bad || ns.back() < 0;
+            }
+            if (ns.empty()) {
+                fprintf(stderr, "plan_cost: --n takes whole numbers >= 1, comma-separated, not '%s'\n", argv[i]);
+                bad = true;
+            }
+        } else if (a == "--help" || a == "-h") {
+            fputs(usage, stdout);
+            return 0;
+        } else if (a.rfind("-", 0) == 0) {
+            fprintf(stderr, a == "--n" ? "plan_cost: --n needs a value\n" : "plan_cost: unknown option '%s'\n",
+                    a.c_str());
+            bad = true;
         } else {
-            files.push_back(argv[i]);
+            files.push_back(a);
+        }
+        if (bad) {
+            fputs(usage, stderr);
+            return 2;
         }
     }
     loom_context *ctx = nullptr;
