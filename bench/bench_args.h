@@ -1,62 +1,70 @@
 /*
- * bench_args.h - the GPU benchmarks' command-line values (gpu_bench,
- * tc_bench): a number an option takes, checked, with a message naming the
- * option and the value when it is not one; and comma lists.
+ * bench_args.h - the benchmark programs' command-line values, in C and C++
+ * (cpu_bench, dual_bench, loom-sweep, gpu_bench, tc_bench, plan_cost,
+ * dual_gpu_bench): a number an option takes, checked, with a message on
+ * standard error naming the option and the value when it is not one.
  */
 #ifndef LOOM_BENCH_ARGS_H
 #define LOOM_BENCH_ARGS_H
 
-#include <cerrno>
-#include <cmath>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <string>
-#include <vector>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-/* The number program's option opt was given as v: at least lo and, where
- * whole, a whole number up to hi; or -1 after a message on standard error
- * naming the option and the value. */
-static double number_arg(const char *program, const char *opt, const std::string &v, double lo,
-                         bool whole = false, int hi = INT32_MAX)
+/* The number program's option opt was given as v: from lo to hi (lo >= 0);
+ * or -1 after a message naming the option and the value. */
+static inline double number_arg(const char *program, const char *opt, const char *v, double lo, double hi)
 {
-    char *end = nullptr;
+    char *end = NULL;
     errno = 0;
-    const double x = strtod(v.c_str(), &end);
-    if (v.empty() || *end || errno || !(x >= lo) || !std::isfinite(x) ||
-        (whole && (x != std::floor(x) || x > hi))) {
-        if (whole)
-            fprintf(stderr, "%s: %s takes a whole number from %g to %d, not '%s'\n", program, opt, lo, hi,
-                    v.c_str());
+    const double x = strtod(v, &end);
+    if (!*v || *end || errno || !(x >= lo && x <= hi)) {
+        if (isinf(hi))
+            fprintf(stderr, "%s: %s takes a number >= %g, not '%s'\n", program, opt, lo, v);
         else
-            fprintf(stderr, "%s: %s takes a number >= %g, not '%s'\n", program, opt, lo, v.c_str());
+            fprintf(stderr, "%s: %s takes a number from %g to %g, not '%s'\n", program, opt, lo, hi, v);
         return -1;
     }
     return x;
 }
 
-/* number_arg's whole numbers, lo to hi, as an int (-1 after the message). */
-static int count_arg(const char *program, const char *opt, const std::string &v, int lo, int hi = INT32_MAX)
+/* The whole number program's option opt was given as v: from lo to hi
+ * (lo >= 0); or -1 after a message naming the option and the value. */
+static inline int count_arg(const char *program, const char *opt, const char *v, int lo, int hi)
 {
-    return (int)number_arg(program, opt, v, lo, true, hi);
+    char *end = NULL;
+    errno = 0;
+    const long long x = strtoll(v, &end, 10);
+    if (!*v || *end || errno || x < lo || x > hi) {
+        fprintf(stderr, "%s: %s takes a whole number from %d to %d, not '%s'\n", program, opt, lo, hi, v);
+        return -1;
+    }
+    return (int)x;
 }
 
 /* Whether option a is one of names (a list ending in NULL), the options
  * that take a value, and is the last argument: a message then says so. */
-static bool lacks_value(const char *program, const std::string &a, const char *const *names, bool last)
+static inline int lacks_value(const char *program, const char *a, const char *const *names, int last)
 {
     if (!last)
-        return false;
+        return 0;
     for (; *names; names++)
-        if (a == *names) {
-            fprintf(stderr, "%s: %s needs a value\n", program, a.c_str());
-            return true;
+        if (!strcmp(a, *names)) {
+            fprintf(stderr, "%s: %s needs a value\n", program, a);
+            return 1;
         }
-    return false;
+    return 0;
 }
 
+#ifdef __cplusplus
+#include <string>
+#include <vector>
+
 /* The non-empty items of a comma-separated list. */
-static std::vector<std::string> split(const std::string &s)
+static inline std::vector<std::string> split(const std::string &s)
 {
     std::vector<std::string> r;
     size_t p = 0;
@@ -70,5 +78,6 @@ static std::vector<std::string> split(const std::string &s)
     }
     return r;
 }
+#endif
 
 #endif

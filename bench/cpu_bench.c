@@ -43,6 +43,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "bench_args.h"
 #include "synthetic_inputs.h"
 
 #ifdef LOOM_HAVE_HWLOC
@@ -538,26 +539,24 @@ typedef struct result {
     char auto_design[64];
 } result;
 
-/* An option's value: a whole number >= 1, or a positive number of seconds;
- * anything else stops the program with a message naming the option. */
-static long positive_long(const char *opt, const char *text)
+static const char usage[] = "usage: cpu_bench [--data DIR] [--out DIR] [--threads T] [--n 1,4,16,64,256]\n"
+                            "                 [--filter TEXT] [--min-time SECONDS] [--no-synthetic]\n"
+                            "                 [--rounds R]\n";
+
+/* A usage error, after its message: the usage, and exit status 2. */
+static void usage_error(void)
 {
-    char *end;
-    errno = 0;
-    const long v = strtol(text, &end, 10);
-    if (errno || end == text || *end || v < 1 || v > 1000000)
-        DIE("%s takes a whole number from 1 to 1000000, not '%s'", opt, text);
-    return v;
+    fputs(usage, stderr);
+    exit(2);
 }
 
-static double positive_double(const char *opt, const char *text)
+/* An option's whole-number value (bench_args.h); a bad one is a usage error. */
+static int count_or_exit(const char *opt, const char *text, int lo, int hi)
 {
-    char *end;
-    errno = 0;
-    const double v = strtod(text, &end);
-    if (errno || end == text || *end || !(v > 0.0) || v > 3600.0)
-        DIE("%s takes a number of seconds above 0 and at most 3600, not '%s'", opt, text);
-    return v;
+    const int x = count_arg("cpu_bench", opt, text, lo, hi);
+    if (x < 0)
+        usage_error();
+    return x;
 }
 
 static void parse_args(int argc, char **argv, options *o)
@@ -574,42 +573,55 @@ static void parse_args(int argc, char **argv, options *o)
     o->min_time = 0.05;
     o->synthetic = 1;
     o->rounds = 1;
+    static const char *const with_value[] = {"--data", "--out", "--filter", "--threads", "--min-time",
+                                             "--rounds", "--n", NULL};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--data") && v)
+        if (lacks_value("cpu_bench", a, with_value, !v))
+            usage_error();
+        if (!strcmp(a, "--data"))
             o->data = argv[++i];
-        else if (!strcmp(a, "--out") && v)
+        else if (!strcmp(a, "--out"))
             o->out = argv[++i];
-        else if (!strcmp(a, "--filter") && v)
+        else if (!strcmp(a, "--filter"))
             o->filter = argv[++i];
-        else if (!strcmp(a, "--threads") && v)
-            o->threads = (int)positive_long("--threads", argv[++i]);
-        else if (!strcmp(a, "--min-time") && v)
-            o->min_time = positive_double("--min-time", argv[++i]);
-        else if (!strcmp(a, "--no-synthetic"))
+        else if (!strcmp(a, "--threads"))
+            o->threads = count_or_exit("--threads", argv[++i], 1, 1000000);
+        else if (!strcmp(a, "--min-time")) {
+            o->min_time = number_arg("cpu_bench", "--min-time", argv[++i], 1e-6, 3600);
+            if (o->min_time < 0)
+                usage_error();
+        } else if (!strcmp(a, "--no-synthetic"))
             o->synthetic = 0;
-        else if (!strcmp(a, "--rounds") && v)
-            o->rounds = (int)positive_long("--rounds", argv[++i]);
-        else if (!strcmp(a, "--n") && v) {
+        else if (!strcmp(a, "--rounds"))
+            o->rounds = count_or_exit("--rounds", argv[++i], 1, 1000000);
+        else if (!strcmp(a, "--n")) {
+            const char *list = argv[++i];
+            char *copy = malloc(strlen(list) + 1); /* strtok writes; list stays for the message */
+            if (!copy)
+                DIE("out of memory for --n");
+            strcpy(copy, list);
             o->n_count = 0;
-            for (char *p = argv[++i]; *p && o->n_count < MAX_N;) {
-                char *start = p;
-                o->n[o->n_count++] = strtoll(p, &p, 10);
-                if (p == start || o->n[o->n_count - 1] < 1)
-                    DIE("--n takes a comma-separated list of column counts of at least 1");
-                if (*p == ',')
-                    p++;
-                else if (*p)
-                    DIE("--n takes a comma-separated list of integers");
+            for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
+                if (o->n_count == MAX_N) {
+                    fprintf(stderr, "cpu_bench: --n takes at most %d values\n", MAX_N);
+                    usage_error();
+                }
+                o->n[o->n_count++] = count_or_exit("--n", t, 1, INT32_MAX);
+            }
+            free(copy);
+            if (o->n_count == 0) {
+                fprintf(stderr, "cpu_bench: --n takes whole numbers >= 1, comma-separated, not '%s'\n", list);
+                usage_error();
             }
         } else {
             /* --help and -h: the usage on stdout; anything else is an error */
-            const int help = !strcmp(a, "--help") || !strcmp(a, "-h");
-            fprintf(help ? stdout : stderr,
-                    "usage: cpu_bench [--data DIR] [--out DIR] [--threads T] [--n 1,4,16,64,256]\n"
-                    "                 [--filter TEXT] [--min-time SECONDS] [--no-synthetic]\n"
-                    "                 [--rounds R]\n");
-            exit(help ? 0 : 2);
+            if (strcmp(a, "--help") && strcmp(a, "-h")) {
+                fprintf(stderr, "cpu_bench: unknown option '%s'\n", a);
+                usage_error();
+            }
+            fputs(usage, stdout);
+            exit(0);
         }
     }
 }

@@ -10,7 +10,7 @@ noinst_PROGRAMS += bench/dual_bench
 else
 EXTRA_PROGRAMS += bench/dual_bench
 endif
-bench_dual_bench_SOURCES = bench/dual_bench.c
+bench_dual_bench_SOURCES = bench/dual_bench.c bench/bench_args.h
 bench_dual_bench_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
 bench_dual_bench_LDADD = lib/libloom.la -lopenblas -lm
 bench_dual_bench_LDFLAGS = $(OPENMP_CFLAGS)

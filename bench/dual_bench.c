@@ -35,6 +35,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_args.h"
+
 #define TRY(call)                                                                              \
     do {                                                                                       \
         loom_status st_ = (call);                                                              \
@@ -256,33 +258,46 @@ static void bench_spgemm(FILE *csv, int64_t n)
     free(C);
 }
 
+static const char usage[] =
+    "usage: dual_bench [im2col|spgemm|all] [--size N] [--reps R] [--threads T] [--interleaved]   (see dual_bench(1))\n";
+
 int main(int argc, char **argv)
 {
     const char *what = "all";
     int64_t n = 4096;
+    static const char *const with_value[] = {"--size", "--reps", "--threads", NULL};
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--size") && i + 1 < argc)
-            n = atoll(argv[++i]);
-        else if (!strcmp(argv[i], "--interleaved"))
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int bad = 0; /* an unknown argument, a missing value, or a value that is not one */
+        if (lacks_value("dual_bench", a, with_value, !v))
+            bad = 1;
+        else if (!strcmp(a, "--size")) /* the cblas call takes int sizes, and n * n fits one */
+            bad = (n = count_arg("dual_bench", "--size", argv[++i], 1, 46340)) < 0;
+        else if (!strcmp(a, "--interleaved"))
             interleaved = 1;
-        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
-            reps = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
-            int t = atoi(argv[++i]);
-            omp_set_num_threads(t);
-            openblas_set_num_threads(t);
-        } else if (argv[i][0] != '-')
-            what = argv[i];
+        else if (!strcmp(a, "--reps"))
+            bad = (reps = count_arg("dual_bench", "--reps", argv[++i], 1, 64)) < 0;
+        else if (!strcmp(a, "--threads")) {
+            const int t = count_arg("dual_bench", "--threads", argv[++i], 1, 1000000);
+            bad = t < 0;
+            if (!bad) {
+                omp_set_num_threads(t);
+                openblas_set_num_threads(t);
+            }
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (a[0] != '-' && (!strcmp(a, "im2col") || !strcmp(a, "spgemm") || !strcmp(a, "all")))
+            what = a;
         else {
-            fprintf(stderr,
-                    "usage: %s [im2col|spgemm|all] [--size N] [--reps R] [--threads T] "
-                    "[--interleaved]\n",
-                    argv[0]);
+            fprintf(stderr, "dual_bench: unknown argument '%s'\n", a);
+            bad = 1;
+        }
+        if (bad) {
+            fputs(usage, stderr);
             return 2;
         }
     }
-    if (reps < 1 || reps > 64)
-        reps = 5;
     TRY(loom_context_create(&ctx));
     FILE *csv = stdout == NULL ? NULL : fopen("/dev/null", "w");
     const char *out = getenv("DUAL_BENCH_CSV");

@@ -691,13 +691,13 @@ int main(int argc, char **argv)
         const std::string a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : "";
         bool bad = false; /* an unknown option, a missing value, or a value that is not one */
-        if (lacks_value(me, a, with_value, i + 1 >= argc)) bad = true;
+        if (lacks_value(me, a.c_str(), with_value, i + 1 >= argc)) bad = true;
         else if (a == "--size") /* n * n elements are indexed by int */
             bad = (n = count_arg(me, "--size", v, 1, 46340)) < 0, i++;
-        else if (a == "--reps") bad = (reps = count_arg(me, "--reps", v, 1)) < 0, i++;
-        else if (a == "--conv-reps") bad = (conv_reps = count_arg(me, "--conv-reps", v, 1)) < 0, i++;
+        else if (a == "--reps") bad = (reps = count_arg(me, "--reps", v, 1, INT32_MAX)) < 0, i++;
+        else if (a == "--conv-reps") bad = (conv_reps = count_arg(me, "--conv-reps", v, 1, INT32_MAX)) < 0, i++;
         else if (a == "--w-sparsity") {
-            w_sparsity = number_arg(me, "--w-sparsity", v, 0);
+            w_sparsity = number_arg(me, "--w-sparsity", v, 0, HUGE_VAL);
             if (w_sparsity >= 1) {
                 fprintf(stderr, "%s: --w-sparsity takes a fraction below 1, not '%s'\n", me, v);
                 w_sparsity = -1;

@@ -758,19 +758,19 @@ int main(int argc, char **argv)
         std::string a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : "";
         bool bad = false; /* an unknown option, a missing value, or a value that is not one */
-        if (lacks_value("gpu_bench", a, with_value, i + 1 >= argc)) bad = true;
+        if (lacks_value("gpu_bench", a.c_str(), with_value, i + 1 >= argc)) bad = true;
         else if (a == "--data") o.data = v, i++;
         else if (a == "--rmat") {
             o.rmat.clear(); /* '' asks for none */
             for (auto &s : split(v))
-                o.rmat.push_back(number_arg("gpu_bench", "--rmat", s, 1));
+                o.rmat.push_back(number_arg("gpu_bench", "--rmat", s.c_str(), 1, HUGE_VAL));
             bad = std::count(o.rmat.begin(), o.rmat.end(), -1.0) > 0;
             i++;
         }
         else if (a == "--n") {
             o.ns.clear();
             for (auto &s : split(v))
-                o.ns.push_back(count_arg("gpu_bench", "--n", s, 1));
+                o.ns.push_back(count_arg("gpu_bench", "--n", s.c_str(), 1, INT32_MAX));
             bad = std::count(o.ns.begin(), o.ns.end(), -1) > 0;
             if (o.ns.empty()) {
                 fprintf(stderr, "gpu_bench: --n takes whole numbers >= 1, comma-separated, not '%s'\n", v);
@@ -793,14 +793,16 @@ int main(int argc, char **argv)
             }
             i++;
         }
-        else if (a == "--max-n-large") bad = (o.max_n_large = count_arg("gpu_bench", "--max-n-large", v, 1)) < 0, i++;
+        else if (a == "--max-n-large")
+            bad = (o.max_n_large = count_arg("gpu_bench", "--max-n-large", v, 1, INT32_MAX)) < 0, i++;
         else if (a == "--out") o.out = v, i++;
-        else if (a == "--limit") bad = (o.limit = count_arg("gpu_bench", "--limit", v, 0)) < 0, i++;
-        else if (a == "--budget-ms") bad = (o.budget_ms = number_arg("gpu_bench", "--budget-ms", v, 0.001)) < 0, i++;
-        else if (a == "--confirm") bad = (o.confirm = count_arg("gpu_bench", "--confirm", v, 0)) < 0, i++;
+        else if (a == "--limit") bad = (o.limit = count_arg("gpu_bench", "--limit", v, 0, INT32_MAX)) < 0, i++;
+        else if (a == "--budget-ms")
+            bad = (o.budget_ms = number_arg("gpu_bench", "--budget-ms", v, 0.001, HUGE_VAL)) < 0, i++;
+        else if (a == "--confirm") bad = (o.confirm = count_arg("gpu_bench", "--confirm", v, 0, INT32_MAX)) < 0, i++;
         else if (a == "--only") { o.only = split(v); i++; }
         else if (a == "--gpu-time") o.gpu_time = true;
-        else if (a == "--graph") bad = (o.graph = count_arg("gpu_bench", "--graph", v, 1)) < 0, i++;
+        else if (a == "--graph") bad = (o.graph = count_arg("gpu_bench", "--graph", v, 1, INT32_MAX)) < 0, i++;
         else if (a == "--help" || a == "-h") {
             fputs(usage, stdout);
             return 0;

@@ -9,7 +9,7 @@ else
 check_PROGRAMS += bench/cpu_bench
 endif
 TESTS += tests/test_bench_options.sh
-bench_cpu_bench_SOURCES = bench/cpu_bench.c bench/synthetic_inputs.c bench/synthetic_inputs.h
+bench_cpu_bench_SOURCES = bench/cpu_bench.c bench/synthetic_inputs.c bench/synthetic_inputs.h bench/bench_args.h
 EXTRA_bench_cpu_bench_SOURCES = bench/eigen_peer.cpp bench/eigen_peer.h
 bench_cpu_bench_CPPFLAGS = $(AM_CPPFLAGS) $(HWLOC_CFLAGS)
 bench_cpu_bench_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)

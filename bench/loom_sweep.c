@@ -37,6 +37,7 @@
  */
 #include "config.h"
 #include "select.h"
+#include "bench_args.h"
 
 #include <loom.h>
 
@@ -67,13 +68,23 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+static const char usage_text[] =
+    "usage: loom-sweep [--backend B] [--threads T] [--n 1,4,16,64,256] [--dtype f32|f64] [--layout rm|cm]\n"
+    "                  [--budget-ms MS] [--max-runs R] [--rounds R] [--out F.csv] [--select-out S.csv]\n"
+    "                  [--selectors rules,auto,model,tune] [--select-only] [--no-header] A.mtx...\n";
+
+/* A usage error, after its message: the usage, and exit status 2. */
 static int usage(void)
 {
-    fprintf(stderr, "usage: loom-sweep [--backend B] [--threads T] [--n 1,4,16,64,256] "
-                    "[--dtype f32|f64] [--layout rm|cm] [--budget-ms MS] [--max-runs R] [--rounds R] "
-                    "[--out F.csv] [--select-out S.csv] [--selectors rules,auto,model,tune] "
-                    "[--select-only] [--no-header] A.mtx...\n");
+    fputs(usage_text, stderr);
     return 2;
+}
+
+/* Option opt's value v is not one of what it takes. */
+static int bad_value(const char *opt, const char *v, const char *takes)
+{
+    fprintf(stderr, "loom-sweep: %s takes %s, not '%s'\n", opt, takes, v);
+    return usage();
 }
 
 static int fail(const char *what)
@@ -359,6 +370,9 @@ int main(int argc, char **argv)
                 .max_runs = 9, .out = stdout,
                 .selectors = 1u << LOOM_SELECT_RULES | 1u << LOOM_SELECT_AUTO | 1u << LOOM_SELECT_TUNE};
     bool header = true;
+    static const char *const with_value[] = {"--backend", "--threads", "--dtype", "--layout", "--rounds",
+                                             "--budget-ms", "--max-runs", "--out", "--select-out",
+                                             "--selectors", "--n", NULL};
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -370,27 +384,35 @@ int main(int argc, char **argv)
             sw.select_only = true;
             continue;
         }
-        if (!v)
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage_text, stdout);
+            return 0;
+        }
+        if (lacks_value("loom-sweep", a, with_value, !v))
             return usage();
         i++;
         if (strcmp(a, "--backend") == 0) {
             if (loom_backend_from_name(v, &sw.backend) != LOOM_SUCCESS)
                 return fail(v);
         } else if (strcmp(a, "--threads") == 0) {
-            sw.threads = atoi(v);
+            if ((sw.threads = count_arg("loom-sweep", a, v, 0, 1000000)) < 0)
+                return usage();
         } else if (strcmp(a, "--dtype") == 0) {
+            if (strcmp(v, "f32") && strcmp(v, "f64"))
+                return bad_value(a, v, "f32 or f64");
             sw.dtype = strcmp(v, "f64") == 0 ? LOOM_F64 : LOOM_F32;
         } else if (strcmp(a, "--layout") == 0) {
+            if (strcmp(v, "rm") && strcmp(v, "cm"))
+                return bad_value(a, v, "rm or cm");
             sw.layout = strcmp(v, "cm") == 0 ? LOOM_COL_MAJOR : LOOM_ROW_MAJOR;
         } else if (strcmp(a, "--rounds") == 0) {
-            sw.rounds = atoi(v);
-            if (sw.rounds < 1 || sw.rounds > 64)
+            if ((sw.rounds = count_arg("loom-sweep", a, v, 1, 64)) < 0)
                 return usage();
         } else if (strcmp(a, "--budget-ms") == 0) {
-            sw.budget_ms = atof(v);
+            if ((sw.budget_ms = number_arg("loom-sweep", a, v, 0.001, HUGE_VAL)) < 0)
+                return usage();
         } else if (strcmp(a, "--max-runs") == 0) {
-            sw.max_runs = atoi(v);
-            if (sw.max_runs < 1 || sw.max_runs > 64)
+            if ((sw.max_runs = count_arg("loom-sweep", a, v, 1, 64)) < 0)
                 return usage();
         } else if (strcmp(a, "--out") == 0) {
             sw.out = fopen(v, "a");
@@ -406,27 +428,39 @@ int main(int argc, char **argv)
             }
         } else if (strcmp(a, "--selectors") == 0) {
             sw.selectors = 0;
-            if (strstr(v, "rules"))
-                sw.selectors |= 1u << LOOM_SELECT_RULES;
-            if (strstr(v, "auto"))
-                sw.selectors |= 1u << LOOM_SELECT_AUTO;
-            if (strstr(v, "model"))
-                sw.selectors |= 1u << LOOM_SELECT_MODEL;
-            if (strstr(v, "tune"))
-                sw.selectors |= 1u << LOOM_SELECT_TUNE;
+            for (char *t = strtok(argv[i], ","); t; t = strtok(NULL, ",")) {
+                if (!strcmp(t, "rules"))
+                    sw.selectors |= 1u << LOOM_SELECT_RULES;
+                else if (!strcmp(t, "auto"))
+                    sw.selectors |= 1u << LOOM_SELECT_AUTO;
+                else if (!strcmp(t, "model"))
+                    sw.selectors |= 1u << LOOM_SELECT_MODEL;
+                else if (!strcmp(t, "tune"))
+                    sw.selectors |= 1u << LOOM_SELECT_TUNE;
+                else
+                    return bad_value(a, t, "rules, auto, model and tune, comma-separated");
+            }
         } else if (strcmp(a, "--n") == 0) {
             sw.nns = 0;
-            for (char *s = (char *)v, *end; *s && sw.nns < MAX_NS; s = *end ? end + 1 : end) {
-                sw.ns[sw.nns++] = strtoll(s, &end, 10);
-                if (end == s)
+            for (char *t = strtok(argv[i], ","); t; t = strtok(NULL, ",")) {
+                if (sw.nns == MAX_NS) {
+                    fprintf(stderr, "loom-sweep: --n takes at most %d values\n", MAX_NS);
+                    return usage();
+                }
+                if ((sw.ns[sw.nns++] = count_arg("loom-sweep", a, t, 1, INT32_MAX)) < 0)
                     return usage();
             }
+            if (sw.nns == 0)
+                return bad_value(a, v, "whole numbers >= 1, comma-separated");
         } else {
+            fprintf(stderr, "loom-sweep: unknown option '%s'\n", a);
             return usage();
         }
     }
-    if (i == argc)
+    if (i == argc) {
+        fprintf(stderr, "loom-sweep: no matrix file given\n");
         return usage();
+    }
     if (loom_backend_available(sw.backend) != LOOM_SUCCESS)
         return fail("backend");
     if (loom_context_create(&sw.ctx) != LOOM_SUCCESS ||

@@ -166,7 +166,7 @@ int main(int argc, char **argv)
         if (a == "--n" && i + 1 < argc) {
             ns.clear();
             for (auto &t : split(argv[++i])) {
-                ns.push_back(count_arg("plan_cost", "--n", t, 1));
+                ns.push_back(count_arg("plan_cost", "--n", t.c_str(), 1, INT32_MAX));
                 bad = bad || ns.back() < 0;
             }
             if (ns.empty()) {

@@ -2,7 +2,7 @@
 # on a matrix set; tools/loom-train learns a model from its CSV.
 # Built by `make bench` (not installed).
 EXTRA_PROGRAMS += bench/loom-sweep
-bench_loom_sweep_SOURCES = bench/loom_sweep.c lib/select.h lib/select_features.c
+bench_loom_sweep_SOURCES = bench/loom_sweep.c bench/bench_args.h lib/select.h lib/select_features.c
 # Own flags, so the shared select_features.c gets its own object here.
 bench_loom_sweep_CPPFLAGS = $(AM_CPPFLAGS) $(HWLOC_CFLAGS)
 bench_loom_sweep_LDADD = lib/libloom.la $(HWLOC_LIBS) -lm

@@ -332,12 +332,12 @@ int main(int argc, char **argv)
         std::string a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : "";
         bool bad = false; /* an unknown option, a missing value, or a value that is not one */
-        if (lacks_value(me, a, with_value, i + 1 >= argc)) bad = true;
+        if (lacks_value(me, a.c_str(), with_value, i + 1 >= argc)) bad = true;
         else if (a == "--dlmc") dlmc = v, i++;
-        else if (a == "--reps") bad = (reps = count_arg(me, "--reps", v, 1)) < 0, i++;
-        else if (a == "--batches") bad = (g_batches = count_arg(me, "--batches", v, 1)) < 0, i++;
-        else if (a == "--limit") bad = (limit = count_arg(me, "--limit", v, 1)) < 0, i++;
-        else if (a == "--budget") bad = (budget = number_arg(me, "--budget", v, 0)) < 0, i++;
+        else if (a == "--reps") bad = (reps = count_arg(me, "--reps", v, 1, INT32_MAX)) < 0, i++;
+        else if (a == "--batches") bad = (g_batches = count_arg(me, "--batches", v, 1, INT32_MAX)) < 0, i++;
+        else if (a == "--limit") bad = (limit = count_arg(me, "--limit", v, 1, INT32_MAX)) < 0, i++;
+        else if (a == "--budget") bad = (budget = number_arg(me, "--budget", v, 0, HUGE_VAL)) < 0, i++;
         else if (a == "--csv") csv_path = v, i++;
         else if (a == "--only-tc") only_tc = true;
         else if (a == "--graph") g_graph = true;
@@ -345,7 +345,7 @@ int main(int argc, char **argv)
         else if (a == "--n") {
             ns.clear();
             for (auto &t : split(v)) {
-                ns.push_back(count_arg(me, "--n", t, 1));
+                ns.push_back(count_arg(me, "--n", t.c_str(), 1, INT32_MAX));
                 bad = bad || ns.back() < 0;
             }
             if (ns.empty()) {

@@ -1,7 +1,7 @@
 #!/bin/sh
-# test_bench_options.sh - cpu_bench refuses a bad option value with a
-# message that names the option and exit status 1, before it measures or
-# reads anything; -h prints the usage and exits 0.
+# test_bench_options.sh - cpu_bench refuses a bad option value, a missing
+# value or an unknown option with a message that names it and exit status
+# 2, before it measures or reads anything; -h prints the usage and exits 0.
 #
 # Run by `make check` from the build directory (cpu_bench is one of its
 # check programs when the build has OpenMP), or by hand there:
@@ -32,16 +32,17 @@ expect() {
     fi
 }
 
-for bad in 0 -2 x 3x 2000000; do
-    expect 1 "--threads takes a whole number" --threads "$bad"
-    expect 1 "--rounds takes a whole number" --rounds "$bad"
+for bad in 0 -2 x 3x 2.5 2000000; do
+    expect 2 "--threads takes a whole number" --threads "$bad"
+    expect 2 "--rounds takes a whole number" --rounds "$bad"
 done
 for bad in 0 -1 0.5s abc 4000; do
-    expect 1 "--min-time takes a number of seconds" --min-time "$bad"
+    expect 2 "--min-time takes a number" --min-time "$bad"
 done
-for bad in 0 4,x 1,-4 ,; do
-    expect 1 "--n takes a comma-separated list" --n "$bad"
+for bad in 0 4,x 1,-4 , 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17; do
+    expect 2 "--n takes" --n "$bad"
 done
-expect 2 "usage: cpu_bench" --no-such-option
+expect 2 "unknown option '--no-such-option'" --no-such-option
+expect 2 "--threads needs a value" --threads
 expect 0 "usage: cpu_bench" -h
 exit $fail
