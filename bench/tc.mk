@@ -10,7 +10,7 @@ if LOOM_HAVE_CUDA
 tc_bench_programs = bench/tc_probe bench/tc_bench
 loomtc_host_c = -Xcompiler -ffp-contract=off
 
-bench/tc_probe: $(srcdir)/bench/tc_probe.cu $(srcdir)/reference/tc_model.c $(loomtc_headers)
+bench/tc_probe: $(srcdir)/bench/tc_probe.cu $(srcdir)/bench/bench_args.h $(srcdir)/reference/tc_model.c $(loomtc_headers)
 	@$(MKDIR_P) $(@D)
 	$(AM_V_GEN)$(NVCC) $(NVCC_ARCH_FLAGS) $(loomtc_nvcc_flags) $(loomtc_host_c) $(loomtc_nvcc_includes) \
 		-o $@ $(srcdir)/bench/tc_probe.cu $(srcdir)/reference/tc_model.c > bench/tc_probe.ptxas.log 2>&1 \

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_args.h"
 #include "tc_mma.cuh"
 #include "tc_model.h"
 #include "tc_round.h"
@@ -335,7 +336,9 @@ int main(int argc, char **argv)
             return 2;
         }
         selftest_model = &m;
-        const int random_cases = argc > 3 ? atoi(argv[3]) : 3000;
+        const int random_cases = argc > 3 ? count_arg("tc_probe", "RANDOM", argv[3], 1, 100000000) : 3000;
+        if (random_cases < 0)
+            return 2;
         const shape shapes[] = {{TC_PREC_F16, 16, "f16"}, {TC_PREC_BF16, 8, "bf16"}, {TC_PREC_TF32, 8, "tf32"}};
         int failed = 0;
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
@@ -344,7 +347,9 @@ int main(int argc, char **argv)
         return failed ? 1 : 0;
     }
     const char *path = argc > 1 ? argv[1] : "bench/results/tc/model.txt";
-    const int random_cases = argc > 2 ? atoi(argv[2]) : 3000;
+    const int random_cases = argc > 2 ? count_arg("tc_probe", "RANDOM", argv[2], 1, 100000000) : 3000;
+    if (random_cases < 0)
+        return 2;
     int dev_count = 0;
     if (cudaGetDeviceCount(&dev_count) != cudaSuccess || dev_count == 0) {
         printf("SKIP: no CUDA device\n");
