@@ -45,6 +45,44 @@ static inline int count_arg(const char *program, const char *opt, const char *v,
     return (int)x;
 }
 
+/* The comma-separated whole numbers program's option opt was given as v,
+ * each from lo to hi (lo >= 0), into out (at most max; empty items are
+ * skipped): their count, or -1 after a message naming the option and the
+ * value or item that is wrong. */
+static inline int count_list(const char *program, const char *opt, const char *v, int lo, int hi, int64_t *out,
+                             int max)
+{
+    int n = 0;
+    for (const char *p = v; *p;) {
+        const size_t len = strcspn(p, ",");
+        if (len > 0) {
+            char item[32];
+            if (n == max) {
+                fprintf(stderr, "%s: %s takes at most %d values, not '%s'\n", program, opt, max, v);
+                return -1;
+            }
+            if (len >= sizeof item) {
+                fprintf(stderr, "%s: %s takes whole numbers from %d to %d, not '%.*s'\n", program, opt, lo, hi,
+                        (int)len, p);
+                return -1;
+            }
+            memcpy(item, p, len);
+            item[len] = '\0';
+            const int x = count_arg(program, opt, item, lo, hi);
+            if (x < 0)
+                return -1;
+            out[n++] = x;
+        }
+        p += len + (p[len] == ',');
+    }
+    if (n == 0) {
+        fprintf(stderr, "%s: %s takes whole numbers from %d to %d, comma-separated, not '%s'\n", program, opt, lo,
+                hi, v);
+        return -1;
+    }
+    return n;
+}
+
 /* Whether option a is one of names (a list ending in NULL), the options
  * that take a value, and is the last argument: a message then says so. */
 static inline int lacks_value(const char *program, const char *a, const char *const *names, int last)

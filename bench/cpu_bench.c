@@ -596,24 +596,8 @@ static void parse_args(int argc, char **argv, options *o)
         else if (!strcmp(a, "--rounds"))
             o->rounds = count_or_exit("--rounds", argv[++i], 1, 1000000);
         else if (!strcmp(a, "--n")) {
-            const char *list = argv[++i];
-            char *copy = malloc(strlen(list) + 1); /* strtok writes; list stays for the message */
-            if (!copy)
-                DIE("out of memory for --n");
-            strcpy(copy, list);
-            o->n_count = 0;
-            for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
-                if (o->n_count == MAX_N) {
-                    fprintf(stderr, "cpu_bench: --n takes at most %d values\n", MAX_N);
-                    usage_error();
-                }
-                o->n[o->n_count++] = count_or_exit("--n", t, 1, INT32_MAX);
-            }
-            free(copy);
-            if (o->n_count == 0) {
-                fprintf(stderr, "cpu_bench: --n takes whole numbers >= 1, comma-separated, not '%s'\n", list);
+            if ((o->n_count = count_list("cpu_bench", "--n", argv[++i], 1, INT32_MAX, o->n, MAX_N)) < 0)
                 usage_error();
-            }
         } else {
             /* --help and -h: the usage on stdout; anything else is an error */
             if (strcmp(a, "--help") && strcmp(a, "-h")) {

@@ -287,7 +287,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(usage, stdout);
             return 0;
-        } else if (a[0] != '-' && (!strcmp(a, "im2col") || !strcmp(a, "spgemm") || !strcmp(a, "all")))
+        } else if (!strcmp(a, "im2col") || !strcmp(a, "spgemm") || !strcmp(a, "all"))
             what = a;
         else {
             fprintf(stderr, "dual_bench: unknown argument '%s'\n", a);

@@ -768,14 +768,10 @@ int main(int argc, char **argv)
             i++;
         }
         else if (a == "--n") {
-            o.ns.clear();
-            for (auto &s : split(v))
-                o.ns.push_back(count_arg("gpu_bench", "--n", s.c_str(), 1, INT32_MAX));
-            bad = std::count(o.ns.begin(), o.ns.end(), -1) > 0;
-            if (o.ns.empty()) {
-                fprintf(stderr, "gpu_bench: --n takes whole numbers >= 1, comma-separated, not '%s'\n", v);
-                bad = true;
-            }
+            int64_t ns[64];
+            const int count = count_list("gpu_bench", "--n", v, 1, INT32_MAX, ns, 64);
+            bad = count < 0;
+            o.ns.assign(ns, ns + (bad ? 0 : count));
             i++;
         } else if (a == "--dtypes") {
             o.dtypes.clear();

@@ -441,17 +441,8 @@ int main(int argc, char **argv)
                     return bad_value(a, t, "rules, auto, model and tune, comma-separated");
             }
         } else if (strcmp(a, "--n") == 0) {
-            sw.nns = 0;
-            for (char *t = strtok(argv[i], ","); t; t = strtok(NULL, ",")) {
-                if (sw.nns == MAX_NS) {
-                    fprintf(stderr, "loom-sweep: --n takes at most %d values\n", MAX_NS);
-                    return usage();
-                }
-                if ((sw.ns[sw.nns++] = count_arg("loom-sweep", a, t, 1, INT32_MAX)) < 0)
-                    return usage();
-            }
-            if (sw.nns == 0)
-                return bad_value(a, v, "whole numbers >= 1, comma-separated");
+            if ((sw.nns = count_list("loom-sweep", a, v, 1, INT32_MAX, sw.ns, MAX_NS)) < 0)
+                return usage();
         } else {
             fprintf(stderr, "loom-sweep: unknown option '%s'\n", a);
             return usage();

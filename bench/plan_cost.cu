@@ -160,25 +160,22 @@ int main(int argc, char **argv)
 {
     std::vector<int> ns = {1, 16, 256};
     std::vector<std::string> files;
+    static const char *const with_value[] = {"--n", NULL};
     for (int i = 1; i < argc; i++) {
         const std::string a = argv[i];
         bool bad = false; /* an unknown option, a missing value, or a value that is not one */
-        if (a == "--n" && i + 1 < argc) {
-            ns.clear();
-            for (auto &t : split(argv[++i])) {
-                ns.push_back(count_arg("plan_cost", "--n", t.c_str(), 1, INT32_MAX));
-                bad = bad || ns.back() < 0;
-            }
-            if (ns.empty()) {
-                fprintf(stderr, "plan_cost: --n takes whole numbers >= 1, comma-separated, not '%s'\n", argv[i]);
-                bad = true;
-            }
+        if (lacks_value("plan_cost", a.c_str(), with_value, i + 1 >= argc)) {
+            bad = true;
+        } else if (a == "--n") {
+            int64_t list[64];
+            const int count = count_list("plan_cost", "--n", argv[++i], 1, INT32_MAX, list, 64);
+            bad = count < 0;
+            ns.assign(list, list + (bad ? 0 : count));
         } else if (a == "--help" || a == "-h") {
             fputs(usage, stdout);
             return 0;
         } else if (a.rfind("-", 0) == 0) {
-            fprintf(stderr, a == "--n" ? "plan_cost: --n needs a value\n" : "plan_cost: unknown option '%s'\n",
-                    a.c_str());
+            fprintf(stderr, "plan_cost: unknown option '%s'\n", a.c_str());
             bad = true;
         } else {
             files.push_back(a);

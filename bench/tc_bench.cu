@@ -343,15 +343,10 @@ int main(int argc, char **argv)
         else if (a == "--graph") g_graph = true;
         else if (a == "--smtx") other = v, i++;
         else if (a == "--n") {
-            ns.clear();
-            for (auto &t : split(v)) {
-                ns.push_back(count_arg(me, "--n", t.c_str(), 1, INT32_MAX));
-                bad = bad || ns.back() < 0;
-            }
-            if (ns.empty()) {
-                fprintf(stderr, "tc_bench: --n takes whole numbers >= 1, comma-separated, not '%s'\n", v);
-                bad = true;
-            }
+            int64_t list[64];
+            const int count = count_list(me, "--n", v, 1, INT32_MAX, list, 64);
+            bad = count < 0;
+            ns.assign(list, list + (bad ? 0 : count));
             i++;
         } else if (a == "--help" || a == "-h") {
             fputs(usage, stdout);

@@ -47,9 +47,10 @@ template <> struct arith<double> {
  * (CUDA graphs, H200, f32, 37 real matrices and R-MAT 1e6-1e7, N = 1-512,
  * bench/results/cuda-2026-11-30-h200-pdl): 1.06x over plain launches in
  * geometric mean, 1.11x at N <= 4, up to 1.25x on the smallest, no case
- * below 0.996 (f64, 90 cases: 1.04x, 1.085x at N <= 4).  Letting every kernel's successor be placed as soon as its
- * blocks have started was 0.98x of that (the tensor cores' early placement
- * also cost on some shapes: tc_spmm.cu). */
+ * below 0.996 (f64, 90 cases: 1.04x, 1.085x at N <= 4).  Letting every
+ * kernel's successor be placed as soon as its blocks have started was
+ * 0.98x of that (the tensor cores' early placement also cost on some
+ * shapes: tc_spmm.cu). */
 
 /* One aligned vector load of V elements, unpacked by component (taking the
  * vector's address would put it in local memory).  RO: through the
